@@ -1,0 +1,58 @@
+"""The ``companion`` command."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from . import games
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    from .simulate import simulate
+
+    game = games.get(args.game)
+    options = json.loads(args.options) if args.options else None
+    bar = None
+    if sys.stderr.isatty():
+        from tqdm import tqdm
+
+        bar = tqdm(total=args.games, unit="game", file=sys.stderr, leave=False)
+    try:
+        summary = simulate(game, args.players, args.games, args.seed, options, progress=bar.update if bar else None)
+    finally:
+        if bar:
+            bar.close()
+    print(summary.report())
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="companion", description="A tabletop companion for four Japanese indie games.")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    simulate = commands.add_parser("simulate", help="play random games and report speed and balance")
+    simulate.add_argument("game", help="game id: " + ", ".join(games.ids()))
+    simulate.add_argument("--players", type=int, required=True, help="number of players")
+    simulate.add_argument("--games", type=int, default=1000, help="how many games (default 1000)")
+    simulate.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
+    simulate.add_argument("--options", help='game options as JSON, e.g. \'{"board": "back"}\'')
+    simulate.set_defaults(run=_simulate)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.run(args)
+    except ValueError as error:  # bad game id, player count, options: the user's mistake
+        print(f"companion: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

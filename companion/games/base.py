@@ -1,0 +1,363 @@
+"""The one contract every game meets, and the plumbing every engine shares.
+
+A game object is stateless: all it knows lives in a *state*, a plain JSON value (dicts
+with string keys, lists, strings, numbers, booleans, None). That makes dump/load
+trivial and exact, lets the table keep states in SQLite, and lets tests compare
+states with ``==``.
+
+Every state carries the keys this module owns::
+
+    game     the game id                     players  the number of seats
+    seed     the seed it was set up with     options  the options, defaults filled in
+    version  grows by one per applied action rng      the hidden random state (see rng.py)
+    log      recent events (see Game.log)    result   None while playing, then the result
+
+An engine subclasses :class:`Game` and writes the underscored hooks. The public
+methods wrap them with the checks every game needs (whose turn, is the action well
+formed, is it legal), so no engine can forget one.
+
+Seats are numbered 0..N-1 clockwise. Text meant for people is given in English and
+Japanese, and refers to seats with :func:`seat_ref` placeholders that the web and
+the panel replace with the players' names (:func:`render_text`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from .rng import Rng
+
+LOG_KEEP = 40
+"""How many log entries a state keeps. The full history is the table's action log."""
+
+LOG_SHOWN = 15
+"""How many of them a view shows."""
+
+_BASE_KEYS = ("game", "players", "seed", "options", "version", "rng", "log", "result")
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow. The message says why, in plain words."""
+
+
+def seat_ref(seat: int) -> str:
+    """A placeholder for a seat's name inside log text, e.g. ``"{s2} takes a row"``."""
+    return "{s%d}" % seat
+
+
+_SEAT_REF = re.compile(r"\{s(\d+)\}")
+
+
+def render_text(text: str, names: list[str] | None = None) -> str:
+    """Replace seat placeholders with names (``Seat 1``, ``Seat 2``... when none given)."""
+
+    def name(match: re.Match) -> str:
+        seat = int(match.group(1))
+        if names and seat < len(names) and names[seat]:
+            return names[seat]
+        return f"Seat {seat + 1}"
+
+    return _SEAT_REF.sub(name, text)
+
+
+@dataclass(frozen=True)
+class Option:
+    """One setup option of a game, described well enough for a form to be drawn from it.
+
+    ``choices`` lists the allowed values; without it, ``check`` (value -> error text or
+    None) decides. ``label`` and ``help`` are ``{"en": ..., "ja": ...}``.
+    """
+
+    name: str
+    default: Any
+    label: dict
+    choices: tuple | None = None
+    check: Callable[[Any], str | None] | None = None
+    help: dict = field(default_factory=dict)
+
+    def problem(self, value: Any) -> str | None:
+        if self.choices is not None:
+            if value not in self.choices or isinstance(value, bool) != isinstance(self.choices[0], bool):
+                allowed = ", ".join(json.dumps(c) for c in self.choices)
+                return f"option '{self.name}' must be one of {allowed}, not {json.dumps(value)}"
+            return None
+        if self.check is not None:
+            return self.check(value)
+        return None
+
+    def describe(self) -> dict:
+        return {
+            "name": self.name,
+            "default": self.default,
+            "choices": list(self.choices) if self.choices is not None else None,
+            "label": self.label,
+            "help": self.help,
+        }
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+class Game:
+    """Base class of every engine and tracker. Subclasses set the class attributes and
+    write the ``_hooks``; callers use only the public methods."""
+
+    id: str = ""
+    title: dict = {}
+    min_players: int = 0
+    max_players: int = 0
+    options: tuple[Option, ...] = ()
+
+    # ------------------------------------------------------------------ setup
+
+    def setup(self, players: int, seed: int, options: dict | None = None) -> dict:
+        """A new game for ``players`` seats. All randomness flows from ``seed``."""
+        if not _is_int(players):
+            raise ValueError(f"the number of players must be a whole number, not {players!r}")
+        if not self.min_players <= players <= self.max_players:
+            raise ValueError(
+                f"{self.title['en']} is for {self.min_players} to {self.max_players} players, not {players}"
+            )
+        if not _is_int(seed) or seed < 0:
+            raise ValueError(f"the seed must be a whole number of 0 or more, not {seed!r}")
+        chosen = self.check_options(options)
+        rng = Rng.from_seed(seed)
+        state = {
+            "game": self.id,
+            "players": players,
+            "seed": seed,
+            "options": chosen,
+            "version": 0,
+            "log": [],
+            "result": None,
+        }
+        self._setup(state, rng)
+        state["rng"] = rng.state
+        return state
+
+    def check_options(self, options: dict | None) -> dict:
+        """The options with defaults filled in; ValueError naming the first bad one."""
+        if options is None:
+            options = {}
+        if not isinstance(options, dict):
+            raise ValueError("options must be an object of name: value pairs")
+        known = {o.name: o for o in self.options}
+        for name in options:
+            if name not in known:
+                names = ", ".join(known) or "none"
+                raise ValueError(f"{self.title['en']} has no option '{name}' (its options: {names})")
+        chosen = {}
+        for option in self.options:
+            value = options.get(option.name, option.default)
+            problem = option.problem(value)
+            if problem:
+                raise ValueError(problem)
+            chosen[option.name] = value
+        return chosen
+
+    def describe_options(self) -> list[dict]:
+        return [o.describe() for o in self.options]
+
+    # ------------------------------------------------------------------ play
+
+    def to_act(self, state: dict) -> list[int]:
+        """The seats that may act now; several during a simultaneous step; [] once over."""
+        if state["result"] is not None:
+            return []
+        return self._to_act(state)
+
+    def legal_actions(self, state: dict, seat: int) -> list[dict]:
+        """Every action ``seat`` may take now, each a JSON dict with a ``"type"``."""
+        self._check_seat(state, seat)
+        if seat not in self.to_act(state):
+            return []
+        return self._legal_actions(state, seat)
+
+    def check(self, state: dict, seat: int, action: Any) -> None:
+        """Raise IllegalAction, saying why, unless ``action`` is one of ``legal_actions``.
+
+        Equal is not enough: the types must match too, so that ``true`` or ``1.0`` from
+        a phone never passes for the seat number ``1``.
+        """
+        self._check_seat(state, seat)
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise IllegalAction('an action must be an object with a "type", such as {"type": "play", ...}')
+        if state["result"] is not None:
+            raise IllegalAction("the game is over")
+        if seat not in self._to_act(state):
+            raise IllegalAction(self._explain_not_your_turn(state, seat))
+        for legal in self._legal_actions(state, seat):
+            if legal == action and _same_types(legal, action):
+                return
+        raise IllegalAction(self._explain(state, seat, action) or "that move is not allowed now")
+
+    def apply(self, state: dict, seat: int, action: dict) -> dict:
+        """The state after ``seat`` takes ``action``. ``state`` itself is left untouched."""
+        self.check(state, seat, action)
+        new = self._copy(state)
+        new["version"] += 1
+        rng = Rng(new["rng"])
+        self._apply(new, seat, action, rng)
+        new["rng"] = rng.state
+        return new
+
+    def is_over(self, state: dict) -> bool:
+        return state["result"] is not None
+
+    def result(self, state: dict) -> dict | None:
+        """``{"winners": [seats], "scores": {"0": ...}, ...}`` once over, else None."""
+        return _copy_json(state["result"])
+
+    # ------------------------------------------------------------------ views
+
+    def view(self, state: dict, seat: int | None) -> dict:
+        """What ``seat`` may see; ``seat=None`` is the public table.
+
+        ``public`` is the same for every seat; ``private`` is what only this seat sees.
+        """
+        if seat is not None:
+            self._check_seat(state, seat)
+        return {
+            "game": self.id,
+            "version": state["version"],
+            "players": state["players"],
+            "seat": seat,
+            "options": state["options"],
+            "to_act": self.to_act(state),
+            "over": state["result"] is not None,
+            "result": self._public_result(state),
+            "log": self._log_for(state, seat),
+            "public": self._public_view(state),
+            "private": None if seat is None else self._private_view(state, seat),
+        }
+
+    def log(self, state: dict, en: str | None, ja: str | None, private: dict | None = None) -> None:
+        """Record an event. ``en``/``ja`` is what everyone reads (None: nothing);
+        ``private`` maps a seat to its own ``(en, ja)`` wording, e.g. which card it got."""
+        entry = {"v": state["version"], "text": None if en is None else {"en": en, "ja": ja}}
+        if private:
+            entry["to"] = {str(s): {"en": e, "ja": j} for s, (e, j) in private.items()}
+        log = state["log"]
+        log.append(entry)
+        if len(log) > LOG_KEEP:
+            del log[: len(log) - LOG_KEEP]
+
+    def _log_for(self, state: dict, seat: int | None) -> list[dict]:
+        shown = []
+        for entry in state["log"]:
+            text = entry["text"]
+            if seat is not None and str(seat) in entry.get("to", {}):
+                text = entry["to"][str(seat)]
+            if text is not None:
+                shown.append({"v": entry["v"], "text": text})
+        return shown[-LOG_SHOWN:]
+
+    # ------------------------------------------------------------------ persistence
+
+    def dump(self, state: dict) -> str:
+        return json.dumps(state, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+    def load(self, text: str) -> dict:
+        try:
+            state = json.loads(text)
+        except (TypeError, ValueError) as error:
+            raise ValueError(f"not a saved game: {error}") from None
+        if not isinstance(state, dict) or any(key not in state for key in _BASE_KEYS):
+            raise ValueError("not a saved game: keys are missing")
+        if state["game"] != self.id:
+            raise ValueError(f"this is a saved {state['game']!r} game, not {self.id!r}")
+        return state
+
+    # ------------------------------------------------------------------ test hooks
+
+    def components(self, state: dict) -> list | None:
+        """Every physical component in the game as a sorted list of ids, wherever it is;
+        the same list for the whole game. None for games that own no components."""
+        found = self._components(state)
+        return None if found is None else sorted(found)
+
+    def scramble_hidden(self, state: dict, seat: int | None, seed: int) -> dict:
+        """A copy of ``state`` in which everything ``seat`` cannot see (other seats'
+        secrets, face-down cards, the RNG) is shuffled among itself. ``seat``'s view of
+        it must equal its view of ``state``: that is how the tests prove views leak nothing."""
+        new = self._copy(state)
+        rng = Rng.from_seed(seed)
+        self._scramble(new, seat, rng)
+        new["rng"] = rng.next64()
+        return new
+
+    # ------------------------------------------------------------------ helpers for engines
+
+    def finish(self, state: dict, result: dict) -> None:
+        """End the game with ``result`` (it must hold ``winners`` and ``scores``)."""
+        assert "winners" in result and "scores" in result
+        state["result"] = result
+
+    def _check_seat(self, state: dict, seat: Any) -> None:
+        if not _is_int(seat) or not 0 <= seat < state["players"]:
+            raise IllegalAction(f"there is no seat {seat!r} at this {state['players']}-player table")
+
+    def _explain_not_your_turn(self, state: dict, seat: int) -> str:
+        waiting = self._to_act(state)
+        if not waiting:
+            return "nobody can act now"
+        who = ", ".join(f"seat {s + 1}" for s in waiting)
+        return f"it is not your turn (waiting for {who})"
+
+    def _public_result(self, state: dict) -> dict | None:
+        """The result as everyone may see it (engines may hide parts; rarely needed)."""
+        return state["result"]
+
+    def _copy(self, state: dict) -> dict:
+        """A deep copy. Engines with hot playout paths override it with a cheaper one."""
+        return _copy_json(state)
+
+    # ------------------------------------------------------------------ what engines write
+
+    def _setup(self, state: dict, rng: Rng) -> None:
+        raise NotImplementedError
+
+    def _to_act(self, state: dict) -> list[int]:
+        raise NotImplementedError
+
+    def _legal_actions(self, state: dict, seat: int) -> list[dict]:
+        raise NotImplementedError
+
+    def _apply(self, state: dict, seat: int, action: dict, rng: Rng) -> None:
+        """Carry out a legal action on ``state`` (a private copy: mutate it)."""
+        raise NotImplementedError
+
+    def _explain(self, state: dict, seat: int, action: dict) -> str | None:
+        """Why ``action`` is illegal for ``seat``, naming the rule it breaks."""
+        raise NotImplementedError
+
+    def _public_view(self, state: dict) -> dict:
+        raise NotImplementedError
+
+    def _private_view(self, state: dict, seat: int) -> dict:
+        raise NotImplementedError
+
+    def _components(self, state: dict) -> list | None:
+        return None
+
+    def _scramble(self, state: dict, seat: int | None, rng: Rng) -> None:
+        """Shuffle what ``seat`` cannot see among itself (see scramble_hidden)."""
+
+
+def _same_types(a: Any, b: Any) -> bool:
+    """``==`` says True == 1 == 1.0; an action from outside must match types too."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_same_types(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return all(_same_types(x, y) for x, y in zip(a, b))
+    return True
+
+
+def _copy_json(value: Any) -> Any:
+    return json.loads(json.dumps(value))

@@ -1,0 +1,188 @@
+"""The contract every game meets, checked by random play (as OpenSpiel does for its games).
+
+For every game id and every player count, seeded random games run through
+``legal_actions``/``apply`` only. On every step:
+
+* the components are conserved (the same cards, wherever they are);
+* no view leaks: a seat's view does not change when everything hidden from it (other
+  seats' secrets, face-down cards, the RNG) is shuffled among itself;
+* the RNG state never appears in a view;
+* ``load(dump(s)) == s`` and views are JSON;
+* listed actions apply, and a sample of unlisted ones is refused with IllegalAction
+  without changing the state;
+
+and every game ends, and replaying its seed and actions gives the same game.
+
+The deep per-step checks are costly, so they run on DEEP_GAMES games per player count;
+the rest of the GAMES games get the cheap checks. Set COMPANION_RANDOM_GAMES to play more.
+"""
+
+import json
+import os
+import random
+
+import pytest
+
+from companion import games
+from companion.games import IllegalAction
+from companion.simulate import MAX_STEPS, random_playout
+
+GAMES = int(os.environ.get("COMPANION_RANDOM_GAMES", "1000"))  # per game id
+DEEP_GAMES = max(1, GAMES // 40)  # per game id and player count
+
+CASES = [
+    (game_id, players)
+    for game_id in games.ids()
+    for players in range(games.get(game_id).min_players, games.get(game_id).max_players + 1)
+]
+
+
+def _counts(game_id):
+    game = games.get(game_id)
+    return game.max_players - game.min_players + 1
+
+
+def _unlisted_candidates(legal, chooser):
+    """Actions near the legal ones (one value changed, a key dropped or added) and junk."""
+    candidates = [None, [], "play", 7, {}, {"type": 3}, {"type": "no-such-move"}]
+    for action in chooser.sample(legal, min(3, len(legal))):
+        for key, value in action.items():
+            if key == "type":
+                continue
+            for other in (None, True, "x", -1, 99, 1.5, [], {}):
+                candidates.append({**action, key: other})
+            if isinstance(value, int) and not isinstance(value, bool):
+                candidates.append({**action, key: value + 1})
+                candidates.append({**action, key: float(value)})
+            candidates.append({k: v for k, v in action.items() if k != key})
+        candidates.append({**action, "extra": 1})
+    return [c for c in candidates if not any(c == a and json.dumps(c) == json.dumps(a) for a in legal)]
+
+
+def _deep_checks(game, state, chooser, hidden_seen):
+    players = state["players"]
+    dumped = game.dump(state)
+    assert game.load(dumped) == state, "load(dump(state)) differs from state"
+    secret_rng = str(state["rng"])
+    for seat in [None, *range(players)]:
+        view = game.view(state, seat)
+        text = json.dumps(view, ensure_ascii=False)
+        assert secret_rng not in text, f"the RNG state appears in seat {seat}'s view"
+        scrambled = game.scramble_hidden(state, seat, chooser.randrange(1 << 30))
+        if seat is None and {k: v for k, v in scrambled.items() if k != "rng"} != {
+            k: v for k, v in state.items() if k != "rng"
+        }:
+            hidden_seen.append(True)
+        assert game.view(scrambled, seat) == view, f"seat {seat}'s view depends on what it cannot see"
+        assert game.components(scrambled) == game.components(state), "scrambling lost or made components"
+        if seat is not None:
+            assert view["public"] == game.view(state, None)["public"], "the public part differs between seats"
+    for seat in game.to_act(state):
+        legal = game.legal_actions(state, seat)
+        assert legal, f"seat {seat} must act but has no legal action"
+        for action in chooser.sample(legal, min(4, len(legal))):
+            json.dumps(action)
+            assert isinstance(action.get("type"), str)
+            game.apply(state, seat, action)  # must not raise
+        for junk in _unlisted_candidates(legal, chooser):
+            with pytest.raises(IllegalAction) as refused:
+                game.apply(state, seat, junk)
+            assert str(refused.value), "an IllegalAction must say why"
+        assert game.dump(state) == dumped, "a refused action changed the state"
+    waiting = set(game.to_act(state))
+    for seat in range(players):
+        if seat not in waiting:
+            assert game.legal_actions(state, seat) == []
+            some = next((game.legal_actions(state, s) for s in waiting), [])
+            for action in some[:2]:
+                with pytest.raises(IllegalAction):
+                    game.apply(state, seat, action)
+            assert game.dump(state) == dumped
+
+
+def _play(game, players, seed, deep, hidden_seen):
+    chooser = random.Random(seed)
+    state = game.setup(players, seed)
+    components = game.components(state)
+    history = []
+    while not game.is_over(state):
+        assert len(history) < MAX_STEPS, "the game did not end"
+        assert game.components(state) == components, "components were lost or made"
+        if deep:
+            _deep_checks(game, state, chooser, hidden_seen)
+        seat = chooser.choice(game.to_act(state))
+        action = chooser.choice(game.legal_actions(state, seat))
+        before = game.dump(state)
+        new = game.apply(state, seat, action)
+        assert game.dump(state) == before, "apply changed the state it was given"
+        assert new["version"] == state["version"] + 1
+        history.append((seat, action))
+        state = new
+    assert game.components(state) == components
+    assert game.to_act(state) == []
+    result = game.result(state)
+    assert set(result) >= {"winners", "scores"}
+    assert all(0 <= w < players for w in result["winners"])
+    json.dumps(game.view(state, None))
+    return state, history
+
+
+@pytest.mark.parametrize("game_id,players", CASES)
+def test_random_games_keep_the_contract(game_id, players):
+    game = games.get(game_id)
+    count = max(DEEP_GAMES, GAMES // _counts(game_id))
+    hidden_seen = []
+    for number in range(count):
+        seed = 1000 * players + number
+        state, history = _play(game, players, seed, number < DEEP_GAMES, hidden_seen)
+        if number < DEEP_GAMES:
+            replay = game.setup(players, seed)
+            for seat, action in history:
+                replay = game.apply(replay, seat, action)
+            assert game.dump(replay) == game.dump(state), "the same seed and actions gave another game"
+            again, _ = random_playout(game, players, seed)
+            assert game.dump(again) == game.dump(random_playout(game, players, seed)[0])
+    assert hidden_seen, f"{game_id} never had anything hidden to scramble: the leak check proved nothing"
+
+
+@pytest.mark.parametrize("game_id", games.ids())
+def test_game_describes_itself(game_id):
+    game = games.get(game_id)
+    assert game.id == game_id
+    assert game.title["ja"] and game.title["en"]
+    assert 1 <= game.min_players <= game.max_players
+    json.dumps(game.describe_options())
+
+
+@pytest.mark.parametrize("game_id", games.ids())
+def test_bad_setup_is_refused(game_id):
+    game = games.get(game_id)
+    for players in (game.min_players - 1, game.max_players + 1, "3", 2.0, None):
+        with pytest.raises(ValueError):
+            game.setup(players, 1)
+    for seed in (-1, "x", 1.5, None):
+        with pytest.raises(ValueError):
+            game.setup(game.min_players, seed)
+    with pytest.raises(ValueError, match="no option"):
+        game.setup(game.min_players, 1, {"no-such-option": 1})
+    with pytest.raises(ValueError):
+        game.setup(game.min_players, 1, "fast")
+
+
+@pytest.mark.parametrize("game_id", games.ids())
+def test_bad_seats_and_saves_are_refused(game_id):
+    game = games.get(game_id)
+    state = game.setup(game.min_players, 5)
+    seat = game.to_act(state)[0]
+    action = game.legal_actions(state, seat)[0]
+    for bad_seat in (-1, game.min_players, "0", None, True):
+        with pytest.raises(IllegalAction, match="no seat"):
+            game.apply(state, bad_seat, action)
+    for text in ("", "{", "[]", '{"game": "x"}', json.dumps({**state, "game": "other"})):
+        with pytest.raises(ValueError):
+            game.load(text)
+
+
+def test_unknown_game_id_is_refused():
+    with pytest.raises(ValueError, match="unknown game"):
+        games.get("chess")
