@@ -24,7 +24,7 @@ import random
 import pytest
 
 from companion import games
-from companion.games import IllegalAction
+from companion.games import Game, IllegalAction
 from companion.simulate import MAX_STEPS, random_playout
 
 GAMES = int(os.environ.get("COMPANION_RANDOM_GAMES", "1000"))  # per game id
@@ -142,7 +142,8 @@ def test_random_games_keep_the_contract(game_id, players):
             assert game.dump(replay) == game.dump(state), "the same seed and actions gave another game"
             again, _ = random_playout(game, players, seed)
             assert game.dump(again) == game.dump(random_playout(game, players, seed)[0])
-    assert hidden_seen, f"{game_id} never had anything hidden to scramble: the leak check proved nothing"
+    if type(game)._scramble is not Game._scramble:  # the game has secrets: the check must have bitten
+        assert hidden_seen, f"{game_id} never had anything hidden to scramble: the leak check proved nothing"
 
 
 @pytest.mark.parametrize("game_id", games.ids())
