@@ -1,0 +1,286 @@
+"""SQLite persistence for the table: every change is committed before anyone is told.
+
+The database is the table's memory across power cuts. It is opened in WAL mode with
+``synchronous=FULL``, so a change whose transaction returned is on the disk even if
+the plug is pulled the next instant; a transaction cut short leaves no trace.
+
+What is stored (see SCHEMA): the table's own keys (version, join code, host), the games
+played (id, players, options, seed, result), the seats, and every action in order, undone
+ones flagged rather than deleted. A game's state is never the source of truth: it is
+recomputed by replaying the seed and the actions, from a periodic snapshot when there
+is one (snapshots only save time; deleting them changes nothing).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+SCHEMA_VERSION = 1
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS games (
+    id         INTEGER PRIMARY KEY,
+    game       TEXT    NOT NULL,
+    players    INTEGER NOT NULL,
+    seed       INTEGER NOT NULL,
+    options    TEXT    NOT NULL,
+    started_at REAL    NOT NULL,
+    ended_at   REAL,
+    result     TEXT,
+    abandoned  INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS seats (
+    seat       INTEGER PRIMARY KEY,
+    name       TEXT    NOT NULL,
+    token_hash TEXT    NOT NULL UNIQUE,
+    joined_at  REAL    NOT NULL
+);
+CREATE TABLE IF NOT EXISTS actions (
+    game_id   INTEGER NOT NULL REFERENCES games(id),
+    n         INTEGER NOT NULL,
+    seat      INTEGER NOT NULL,
+    action    TEXT    NOT NULL,
+    at        REAL    NOT NULL,
+    undone_at REAL,
+    PRIMARY KEY (game_id, n)
+);
+CREATE TABLE IF NOT EXISTS snapshots (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    applied INTEGER NOT NULL,
+    state   TEXT    NOT NULL,
+    PRIMARY KEY (game_id, applied)
+);
+"""
+
+
+class StorageError(RuntimeError):
+    """The database refused a write (disk full, read-only, corrupt). Nothing was changed."""
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    id: int
+    game: str
+    players: int
+    seed: int
+    options: dict
+    started_at: float
+    ended_at: float | None
+    result: dict | None
+    abandoned: bool
+
+
+class Store:
+    """The table's SQLite database. Not thread-safe by itself: the Table serialises calls."""
+
+    FILENAME = "companion.sqlite3"
+
+    def __init__(self, data_dir: str | Path):
+        self.path = Path(data_dir) / self.FILENAME
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            with self.transaction():
+                for statement in _statements(SCHEMA):
+                    self._db.execute(statement)
+                stored = self.get_meta("schema")
+                if stored is None:
+                    self._set_meta("schema", SCHEMA_VERSION)
+                elif int(stored) != SCHEMA_VERSION:
+                    raise StorageError(f"{self.path} has schema {stored}; this companion reads schema {SCHEMA_VERSION}")
+        except (sqlite3.Error, OSError) as error:
+            raise StorageError(f"cannot open the table's database {self.path}: {error}") from None
+
+    def close(self) -> None:
+        self._db.close()
+
+    # -------------------------------------------------------------- transactions
+
+    def transaction(self):
+        return _Transaction(self._db)
+
+    # -------------------------------------------------------------- meta
+
+    def get_meta(self, key: str, default=None):
+        row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return default if row is None else json.loads(row[0])
+
+    def _set_meta(self, key: str, value) -> None:
+        self._db.execute(
+            "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            (key, json.dumps(value)),
+        )
+
+    def set_meta(self, key: str, value) -> None:
+        """Set a table key (inside a transaction)."""
+        self._set_meta(key, value)
+
+    # -------------------------------------------------------------- games
+
+    def add_game(self, game: str, players: int, seed: int, options: dict) -> int:
+        cursor = self._db.execute(
+            "INSERT INTO games (game, players, seed, options, started_at) VALUES (?, ?, ?, ?, ?)",
+            (game, players, seed, json.dumps(options, sort_keys=True), time.time()),
+        )
+        return cursor.lastrowid
+
+    def game(self, game_id: int) -> GameRecord | None:
+        row = self._db.execute(
+            "SELECT id, game, players, seed, options, started_at, ended_at, result, abandoned FROM games WHERE id = ?",
+            (game_id,),
+        ).fetchone()
+        return None if row is None else _game_record(row)
+
+    def finished_games(self, limit: int) -> list[GameRecord]:
+        rows = self._db.execute(
+            "SELECT id, game, players, seed, options, started_at, ended_at, result, abandoned FROM games "
+            "WHERE ended_at IS NOT NULL ORDER BY id DESC LIMIT ?",
+            (limit,),
+        ).fetchall()
+        return [_game_record(row) for row in rows]
+
+    def end_game(self, game_id: int, result: dict | None, abandoned: bool) -> None:
+        self._db.execute(
+            "UPDATE games SET ended_at = ?, result = ?, abandoned = ? WHERE id = ?",
+            (time.time(), None if result is None else json.dumps(result), int(abandoned), game_id),
+        )
+
+    def reopen_game(self, game_id: int) -> None:
+        """An undo took back a game's last action: it is being played again."""
+        self._db.execute("UPDATE games SET ended_at = NULL, result = NULL WHERE id = ?", (game_id,))
+
+    # -------------------------------------------------------------- seats
+
+    def seats(self) -> dict[int, tuple[str, str]]:
+        """seat -> (name, token hash)."""
+        rows = self._db.execute("SELECT seat, name, token_hash FROM seats").fetchall()
+        return {seat: (name, token_hash) for seat, name, token_hash in rows}
+
+    def add_seat(self, seat: int, name: str, token_hash: str) -> None:
+        self._db.execute(
+            "INSERT INTO seats (seat, name, token_hash, joined_at) VALUES (?, ?, ?, ?)",
+            (seat, name, token_hash, time.time()),
+        )
+
+    def remove_seat(self, seat: int) -> None:
+        self._db.execute("DELETE FROM seats WHERE seat = ?", (seat,))
+
+    def remove_seats_from(self, first: int) -> None:
+        self._db.execute("DELETE FROM seats WHERE seat >= ?", (first,))
+
+    # -------------------------------------------------------------- actions
+
+    def add_action(self, game_id: int, n: int, seat: int, action: dict) -> None:
+        self._db.execute(
+            "INSERT INTO actions (game_id, n, seat, action, at) VALUES (?, ?, ?, ?, ?)",
+            (game_id, n, seat, json.dumps(action, sort_keys=True, ensure_ascii=False), time.time()),
+        )
+
+    def applied_actions(self, game_id: int, after: int = 0) -> list[tuple[int, int, dict]]:
+        """The actions still in force, in order, as (n, seat, action); ``after`` skips
+        the first ones (those a snapshot already holds)."""
+        rows = self._db.execute(
+            "SELECT n, seat, action FROM actions WHERE game_id = ? AND undone_at IS NULL ORDER BY n LIMIT -1 OFFSET ?",
+            (game_id, after),
+        ).fetchall()
+        return [(n, seat, json.loads(action)) for n, seat, action in rows]
+
+    def last_action_number(self, game_id: int) -> int:
+        row = self._db.execute("SELECT MAX(n) FROM actions WHERE game_id = ?", (game_id,)).fetchone()
+        return row[0] or 0
+
+    def undo_last_action(self, game_id: int) -> int | None:
+        """Flag the last action in force as undone; return its number, or None if there is none."""
+        row = self._db.execute(
+            "SELECT MAX(n) FROM actions WHERE game_id = ? AND undone_at IS NULL", (game_id,)
+        ).fetchone()
+        if row[0] is None:
+            return None
+        self._db.execute("UPDATE actions SET undone_at = ? WHERE game_id = ? AND n = ?", (time.time(), game_id, row[0]))
+        return row[0]
+
+    def action_log(self, game_id: int) -> list[dict]:
+        """The whole log of a game, undone actions included (for export and audits)."""
+        rows = self._db.execute(
+            "SELECT n, seat, action, at, undone_at FROM actions WHERE game_id = ? ORDER BY n", (game_id,)
+        ).fetchall()
+        return [
+            {"n": n, "seat": seat, "action": json.loads(action), "at": at, "undone": undone_at is not None}
+            for n, seat, action, at, undone_at in rows
+        ]
+
+    # -------------------------------------------------------------- snapshots
+
+    def add_snapshot(self, game_id: int, applied: int, state_text: str) -> None:
+        self._db.execute(
+            "INSERT OR REPLACE INTO snapshots (game_id, applied, state) VALUES (?, ?, ?)",
+            (game_id, applied, state_text),
+        )
+
+    def latest_snapshot(self, game_id: int) -> tuple[int, str] | None:
+        return self._db.execute(
+            "SELECT applied, state FROM snapshots WHERE game_id = ? ORDER BY applied DESC LIMIT 1", (game_id,)
+        ).fetchone()
+
+    def drop_snapshots_after(self, game_id: int, applied: int) -> None:
+        self._db.execute("DELETE FROM snapshots WHERE game_id = ? AND applied > ?", (game_id, applied))
+
+    def integrity_check(self) -> str:
+        return self._db.execute("PRAGMA integrity_check").fetchone()[0]
+
+
+class _Transaction:
+    """``with store.transaction():`` — all or nothing; sqlite errors become StorageError."""
+
+    def __init__(self, db: sqlite3.Connection):
+        self._db = db
+
+    def __enter__(self):
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as error:
+            raise StorageError(f"the database cannot start a write: {error}") from None
+        return self
+
+    def __exit__(self, kind, error, traceback):
+        if kind is None:
+            try:
+                self._db.execute("COMMIT")
+                return False
+            except sqlite3.Error as commit_error:
+                self._db.execute("ROLLBACK")
+                raise StorageError(f"the database refused to save: {commit_error}") from None
+        self._db.execute("ROLLBACK")
+        if isinstance(error, sqlite3.Error):
+            raise StorageError(f"the database refused to save: {error}") from None
+        return False
+
+
+def _statements(script: str) -> list[str]:
+    return [s.strip() for s in script.split(";") if s.strip()]
+
+
+def _game_record(row) -> GameRecord:
+    id_, game, players, seed, options, started_at, ended_at, result, abandoned = row
+    return GameRecord(
+        id=id_,
+        game=game,
+        players=players,
+        seed=seed,
+        options=json.loads(options),
+        started_at=started_at,
+        ended_at=ended_at,
+        result=None if result is None else json.loads(result),
+        abandoned=bool(abandoned),
+    )

@@ -1,0 +1,464 @@
+"""The table: one game at a time, its seats and host, the action log, undo and change events.
+
+Everything that changes the table goes through one of its methods, which
+
+1. checks the request (raising a :class:`TableError` saying why, and changing nothing),
+2. writes the change to SQLite and commits (so it survives a pulled plug),
+3. only then swaps in the new state, bumps :attr:`Table.version` and wakes the listeners.
+
+The web and the panel both drive the table through these methods, so phones and
+buttons can never disagree. The table does not authenticate: the web turns a token
+into a seat or host right (:meth:`seat_of`, :meth:`is_host`) before calling it; the
+panel sits on the table itself and is trusted like the host.
+
+``version`` is the table's own counter. It grows with every change (a join, a start,
+an action, an undo), and never goes back, not even on undo, so a phone that holds a
+view of version 12 knows for sure whether it is current.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+import threading
+import unicodedata
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable
+
+from . import games
+from .games import Game, IllegalAction
+from .store import GameRecord, StorageError, Store
+
+SNAPSHOT_EVERY = 100
+"""Store the game state every this many actions, so a restart replays at most that many."""
+
+NAME_MAX = 24
+JOIN_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud without doubt
+JOIN_CODE_LENGTH = 5
+HISTORY_SHOWN = 10
+
+__all__ = [
+    "Conflict",
+    "Forbidden",
+    "IllegalAction",
+    "NotFound",
+    "StorageError",
+    "Table",
+    "TableError",
+]
+
+
+class TableError(ValueError):
+    """A request the table refuses; the message says why in plain words."""
+
+
+class NotFound(TableError):
+    """There is nothing of that kind (no game running, no such seat)."""
+
+
+class Forbidden(TableError):
+    """The caller may not do that (only the host may)."""
+
+
+class Conflict(TableError):
+    """The table is not in a state that allows it (seat taken, stale view, nothing to undo)."""
+
+
+def hash_token(token: str) -> str:
+    """Tokens are stored hashed: a copied database gives nobody a seat."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+@dataclass(frozen=True)
+class _Seat:
+    name: str
+    token_hash: str
+
+
+@dataclass
+class _Current:
+    """The game being played (or just finished) and what is derived from it."""
+
+    record: GameRecord
+    game: Game
+    state: dict
+    applied: int  # actions in force
+    fingerprints: dict[int, str] = field(default_factory=dict)  # seat -> hash of its options and secrets
+    changed_at: dict[int, int] = field(default_factory=dict)  # seat -> table version when they last changed
+
+
+class Table:
+    """The one table this appliance runs. Thread-safe: every method may be called from any thread."""
+
+    def __init__(self, data_dir: str | Path, offered_games: Iterable[str] | None = None):
+        self._lock = threading.RLock()
+        self._changed = threading.Condition(self._lock)
+        self._listeners: list[Callable[[int], None]] = []
+        self.offered_games = tuple(offered_games) if offered_games is not None else tuple(games.ids())
+        for game_id in self.offered_games:
+            games.get(game_id)  # unknown ids fail here, at start, not when someone picks one
+        self._store = Store(data_dir)
+        self._restore()
+
+    # ================================================================ reading
+
+    @property
+    def version(self) -> int:
+        return self._version
+
+    @property
+    def join_code(self) -> str:
+        return self._join_code
+
+    @property
+    def game_id(self) -> str | None:
+        return self._current.game.id if self._current else None
+
+    @property
+    def players(self) -> int:
+        return self._current.record.players if self._current else 0
+
+    def names(self) -> list[str | None]:
+        """Each seat's player name, None for a free seat."""
+        with self._lock:
+            return [self._seats[s].name if s in self._seats else None for s in range(self.players)]
+
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat a token holds, or None. Constant-time in the token."""
+        if not token:
+            return None
+        wanted = hash_token(token)
+        found = None
+        with self._lock:
+            for seat, held in self._seats.items():
+                if hmac.compare_digest(held.token_hash, wanted):
+                    found = seat
+        return found
+
+    def is_host(self, token: str | None) -> bool:
+        """Whether a token carries host rights: the host token, or the token of the host's seat."""
+        if not token:
+            return False
+        wanted = hash_token(token)
+        with self._lock:
+            if self._host_hash and hmac.compare_digest(self._host_hash, wanted):
+                return True
+            seat = self._host_seat
+            return seat is not None and seat in self._seats and hmac.compare_digest(self._seats[seat].token_hash, wanted)
+
+    @property
+    def has_host(self) -> bool:
+        return self._host_hash is not None or self._host_seat is not None
+
+    @property
+    def host_seat(self) -> int | None:
+        return self._host_seat
+
+    def public(self) -> dict:
+        """The table as anyone may see it: seats, the public game view, recent games."""
+        with self._lock:
+            current = self._current
+            names = self.names()
+            info = {
+                "version": self._version,
+                "join_code": self._join_code,
+                "offered_games": [
+                    {"id": g, "title": games.get(g).title, "min_players": games.get(g).min_players,
+                     "max_players": games.get(g).max_players, "options": games.get(g).describe_options()}
+                    for g in self.offered_games
+                ],
+                "host": {"exists": self.has_host, "seat": self._host_seat},
+                "game": None,
+                "seats": [{"seat": s, "name": n, "taken": n is not None} for s, n in enumerate(names)],
+                "view": None,
+                "history": [self._history_entry(r) for r in self._store.finished_games(HISTORY_SHOWN)],
+            }
+            if current:
+                info["game"] = {
+                    "id": current.game.id,
+                    "title": current.game.title,
+                    "players": current.record.players,
+                    "options": current.record.options,
+                    "over": current.game.is_over(current.state),
+                }
+                info["view"] = self._envelope(current, current.game.view(current.state, None), None)
+            return info
+
+    def view(self, seat: int | None) -> dict:
+        """What ``seat`` may see, with its legal actions; ``None`` is the public table."""
+        with self._lock:
+            current = self._require_game()
+            if seat is not None:
+                self._require_seat_number(seat)
+            return self._envelope(current, current.game.view(current.state, seat), seat)
+
+    def state(self) -> dict | None:
+        """The current game's full state (secrets included): for the core and tests only."""
+        return self._current.state if self._current else None
+
+    def action_log(self) -> list[dict]:
+        with self._lock:
+            return self._store.action_log(self._require_game().record.id)
+
+    # ================================================================ changing
+
+    def start_game(self, game_id: str, players: int, seed: int | None = None, options: dict | None = None) -> None:
+        """Start a new game (abandoning an unfinished one). Seats below the new player
+        count stay held, so a group can play on without joining again."""
+        if game_id not in self.offered_games:
+            known = ", ".join(self.offered_games)
+            raise NotFound(f"this table does not offer the game {game_id!r} (it offers: {known})")
+        game = games.get(game_id)
+        if seed is None:
+            seed = secrets.randbelow(2**31)
+        state = game.setup(players, seed, options)  # ValueError says what is wrong with the request
+        with self._lock:
+            with self._change():
+                if self._current and not self._current.game.is_over(self._current.state):
+                    self._store.end_game(self._current.record.id, None, abandoned=True)
+                record_id = self._store.add_game(game_id, players, seed, state["options"])
+                self._store.remove_seats_from(players)
+                if self._host_seat is not None and self._host_seat >= players:
+                    self._store.set_meta("host_seat", None)
+                self._store.set_meta("current_game", record_id)
+            self._seats = {s: seat for s, seat in self._seats.items() if s < players}
+            if self._host_seat is not None and self._host_seat >= players:
+                self._host_seat = None
+            self._current = _Current(self._store.game(record_id), game, state, 0)
+            self._refresh_fingerprints(self._current, everyone_changed=True)
+        self._notify()
+
+    def claim_host(self) -> str:
+        """Make the caller the host of a table that has none; returns the host token."""
+        with self._lock:
+            if self.has_host:
+                raise Forbidden("this table already has a host: ask them, or ask them to hand hosting over")
+            token = _new_token()
+            with self._change():
+                self._store.set_meta("host_token_hash", hash_token(token))
+            self._host_hash = hash_token(token)
+        self._notify()
+        return token
+
+    def hand_over_host(self, seat: int) -> None:
+        """Give host rights to the phone on ``seat``; the old host token stops working."""
+        with self._lock:
+            self._require_seat_number(seat)
+            if seat not in self._seats:
+                raise Conflict(f"seat {seat + 1} is free: hosting can only go to a seated player")
+            with self._change():
+                self._store.set_meta("host_token_hash", None)
+                self._store.set_meta("host_seat", seat)
+            self._host_hash, self._host_seat = None, seat
+        self._notify()
+
+    def join(self, seat: int, name: str) -> str:
+        """Take a free seat under ``name``; returns the seat token (the phone's key to it)."""
+        name = clean_name(name)
+        with self._lock:
+            self._require_game()
+            self._require_seat_number(seat)
+            if seat in self._seats:
+                raise Conflict(f"seat {seat + 1} is taken by {self._seats[seat].name}")
+            token = _new_token()
+            with self._change():
+                self._store.add_seat(seat, name, hash_token(token))
+            self._seats[seat] = _Seat(name, hash_token(token))
+        self._notify()
+        return token
+
+    def free_seat(self, seat: int) -> None:
+        """Free a seat (the host's power): its token stops working; its cards stay in play."""
+        with self._lock:
+            self._require_seat_number(seat)
+            if seat not in self._seats:
+                raise Conflict(f"seat {seat + 1} is already free")
+            with self._change():
+                self._store.remove_seat(seat)
+                if self._host_seat == seat:
+                    self._store.set_meta("host_seat", None)
+            del self._seats[seat]
+            if self._host_seat == seat:
+                self._host_seat = None
+        self._notify()
+
+    def act(self, seat: int, action: dict, version: int) -> None:
+        """Apply ``seat``'s action, chosen from a view of table ``version``.
+
+        The action is stale, and refused, when what that seat could do or could see
+        privately has changed since then. Changes that leave both alone (another player
+        choosing in a simultaneous step, someone joining) do not make it stale, so
+        players choosing at once do not trip over each other.
+        """
+        if not isinstance(version, int) or isinstance(version, bool):
+            raise TableError('an action must carry the "version" of the view it was chosen from')
+        with self._lock:
+            current = self._require_game()
+            self._require_seat_number(seat)
+            if version > self._version:
+                raise Conflict(f"version {version} is from the future: this table is at version {self._version}")
+            if version < current.changed_at.get(seat, 0):
+                raise Conflict(
+                    "the table changed since your view (your moves are different now): look again and choose again"
+                )
+            new_state = current.game.apply(current.state, seat, action)  # IllegalAction says why
+            n = self._store.last_action_number(current.record.id) + 1
+            with self._change():
+                self._store.add_action(current.record.id, n, seat, action)
+                applied = current.applied + 1
+                if applied % SNAPSHOT_EVERY == 0:
+                    self._store.add_snapshot(current.record.id, applied, current.game.dump(new_state))
+                if current.game.is_over(new_state):
+                    self._store.end_game(current.record.id, current.game.result(new_state), abandoned=False)
+            current.state, current.applied = new_state, applied
+            self._refresh_fingerprints(current)
+        self._notify()
+
+    def undo(self) -> None:
+        """Take back the last action in force (the host's power). It stays in the log,
+        flagged as undone. The RNG is part of the state, so doing the same again gives
+        the same cards or dice: undo cannot re-roll."""
+        with self._lock:
+            current = self._require_game()
+            if current.applied == 0:
+                raise Conflict("there is nothing to undo in this game")
+            was_over = current.game.is_over(current.state)
+            with self._change():
+                self._store.undo_last_action(current.record.id)
+                self._store.drop_snapshots_after(current.record.id, current.applied - 1)
+                if was_over:
+                    self._store.reopen_game(current.record.id)
+            current.state, current.applied = self._replay(current.record, current.game)
+            self._refresh_fingerprints(current)
+        self._notify()
+
+    # ================================================================ events
+
+    def wait(self, after_version: int, timeout: float) -> int:
+        """Block until the version passes ``after_version`` or ``timeout`` seconds pass;
+        return the version then. (For event streams.)"""
+        with self._changed:
+            self._changed.wait_for(lambda: self._version > after_version, timeout=timeout)
+            return self._version
+
+    def subscribe(self, listener: Callable[[int], None]) -> Callable[[], None]:
+        """Call ``listener(version)`` after every change, from the changing thread; keep
+        it quick (put an event on a queue). Returns a function that unsubscribes."""
+        with self._lock:
+            self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener)
+
+    def close(self) -> None:
+        self._store.close()
+
+    # ================================================================ inside
+
+    @contextmanager
+    def _change(self):
+        """One change of the table: its writes and the new version commit together, and
+        the version in memory moves only once the disk has it."""
+        with self._store.transaction():
+            yield
+            self._store.set_meta("version", self._version + 1)
+        self._version += 1
+
+    def _notify(self) -> None:
+        with self._changed:
+            self._changed.notify_all()
+            version, listeners = self._version, list(self._listeners)
+        for listener in listeners:
+            listener(version)
+
+    def _restore(self) -> None:
+        store = self._store
+        self._version = store.get_meta("version", 0)
+        self._join_code = store.get_meta("join_code")
+        if self._join_code is None:
+            self._join_code = "".join(secrets.choice(JOIN_CODE_ALPHABET) for _ in range(JOIN_CODE_LENGTH))
+            with store.transaction():
+                store.set_meta("join_code", self._join_code)
+        self._host_hash = store.get_meta("host_token_hash")
+        self._host_seat = store.get_meta("host_seat")
+        self._seats = {seat: _Seat(name, token_hash) for seat, (name, token_hash) in store.seats().items()}
+        self._current = None
+        record_id = store.get_meta("current_game")
+        if record_id is not None:
+            record = store.game(record_id)
+            game = games.get(record.game)
+            state, applied = self._replay(record, game)
+            self._current = _Current(record, game, state, applied)
+            self._refresh_fingerprints(self._current, everyone_changed=True)
+
+    def _replay(self, record: GameRecord, game: Game) -> tuple[dict, int]:
+        """The state after every action in force: from the latest snapshot, or the seed."""
+        snapshot = self._store.latest_snapshot(record.id)
+        if snapshot:
+            applied, text = snapshot
+            state = game.load(text)
+        else:
+            applied, state = 0, game.setup(record.players, record.seed, record.options)
+        for _, seat, action in self._store.applied_actions(record.id, after=applied):
+            state = game.apply(state, seat, action)
+            applied += 1
+        return state, applied
+
+    def _refresh_fingerprints(self, current: _Current, everyone_changed: bool = False) -> None:
+        """Note, per seat, the version at which its legal actions or private view last changed."""
+        for seat in range(current.record.players):
+            private = current.game.view(current.state, seat)["private"]
+            legal = current.game.legal_actions(current.state, seat)
+            fingerprint = hashlib.sha256(json.dumps([private, legal], sort_keys=True).encode()).hexdigest()
+            if everyone_changed or current.fingerprints.get(seat) != fingerprint:
+                current.changed_at[seat] = self._version
+            current.fingerprints[seat] = fingerprint
+
+    def _envelope(self, current: _Current, view: dict, seat: int | None) -> dict:
+        view["game_version"] = view["version"]
+        view["version"] = self._version
+        view["title"] = current.game.title
+        view["names"] = self.names()
+        view["actions"] = [] if seat is None else current.game.legal_actions(current.state, seat)
+        return view
+
+    def _require_game(self) -> _Current:
+        if self._current is None:
+            raise NotFound("no game has been started at this table yet")
+        return self._current
+
+    def _require_seat_number(self, seat) -> None:
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.players:
+            raise NotFound(f"there is no seat {seat!r} at this table (seats 0 to {self.players - 1})")
+
+    def _history_entry(self, record: GameRecord) -> dict:
+        return {
+            "game": record.game,
+            "title": games.get(record.game).title,
+            "players": record.players,
+            "started_at": record.started_at,
+            "ended_at": record.ended_at,
+            "abandoned": record.abandoned,
+            "result": record.result,
+        }
+
+
+def clean_name(name) -> str:
+    """A player name as shown: trimmed, 1 to NAME_MAX characters, no control characters.
+    Japanese is welcome; escaping is the web's job."""
+    if not isinstance(name, str):
+        raise TableError("a name must be text")
+    name = unicodedata.normalize("NFC", name).strip()
+    if not name:
+        raise TableError("please enter a name")
+    if len(name) > NAME_MAX:
+        raise TableError(f"a name can have at most {NAME_MAX} characters")
+    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in name):
+        raise TableError("a name cannot contain control or invisible characters")
+    return name
