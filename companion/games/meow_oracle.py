@@ -14,6 +14,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from .base import Game, seat_ref
+from .rng import Rng
+
 COLOURS = ("red", "blue", "green")
 """The three ordinary colours; each has the numbers 0–10 once."""
 
@@ -103,3 +106,472 @@ def _card_value(card: Any, where: str) -> tuple[int, str]:
     if colour == WILD and number not in WILD_NUMBERS:
         raise ValueError(f"{where} is a wild {number}, but the only wild cards are 3, 4 and 5")
     return number, colour
+
+
+# ---------------------------------------------------------------------------- the engine
+
+ROUNDS = 2
+CELLS = 9
+
+COLOUR_JA = {"red": "赤", "blue": "青", "green": "緑", WILD: "灰（オールマイティ）"}
+
+CARD = {
+    **{f"{colour}-{n}": {"n": n, "color": colour} for colour in COLOURS for n in range(HIGHEST + 1)},
+    **{f"{WILD}-{n}": {"n": n, "color": WILD} for n in WILD_NUMBERS},
+}
+"""Every card of the deck by id (``"red-0"`` … ``"green-10"``, ``"wild-3"`` … ``"wild-5"``): 36 cards."""
+
+DECK = tuple(CARD)
+
+
+def _card_view(card_id: str) -> dict:
+    return {"id": card_id, **CARD[card_id]}
+
+
+def _card_en(card_id: str) -> str:
+    return "{color} {n}".format(**CARD[card_id])
+
+
+def _card_ja(card_id: str) -> str:
+    return f"{COLOUR_JA[CARD[card_id]['color']]}の{CARD[card_id]['n']}"
+
+
+def _cell_en(cell: int) -> str:
+    return f"row {cell // 3 + 1}, column {cell % 3 + 1}"
+
+
+def _cell_ja(cell: int) -> str:
+    return f"{cell // 3 + 1}行{cell % 3 + 1}列"
+
+
+def _seat_en(seat: int) -> str:
+    """A seat as people count them (seat 0 is "seat 1"), as the base's messages do."""
+    return f"seat {seat + 1}"
+
+
+class MeowOracle(Game):
+    """The rules engine. State keys besides the base's (seats index every per-seat list):
+
+    ``round``     1 or 2                    ``start``     the round's start player
+    ``turn``      whose turn it is          ``step``      "reveal", "give" or "place"
+    ``down``      per seat, 9 cells: the id of the face-down card there, or None
+    ``up``        per seat, 9 cells: the id of the face-up card there, or None
+    ``aside``     per seat, the face-down cards set aside (their order means nothing)
+    ``unused``    the face-down cards not dealt this round (2–3 players)
+    ``revealed``  the cards the turn's player has revealed and not yet handed out
+    ``owed``      the seats still to be handed a revealed card, once per card owed
+    ``to_place``  per seat, the cards handed to it and not yet placed
+    ``turns``     per seat, the turns it has finished this round
+    ``wins``      per seat, the wins so far
+    ``history``   one record per finished round: start player, final areas, points, wins
+
+    Cells are numbered row by row from the owner's top left (0–8); actions name them
+    ``[row, column]``.
+    """
+
+    id = "meow-oracle"
+    title = {"en": "Meow Oracle", "ja": "オラクルカード"}
+    min_players = 2
+    max_players = 4
+    options = ()
+
+    # ------------------------------------------------------------------ setup
+
+    def _setup(self, state: dict, rng: Rng) -> None:
+        players = state["players"]
+        state["wins"] = [0] * players
+        state["history"] = []
+        self._start_round(state, rng, round_number=1, start=0)
+
+    def _start_round(self, state: dict, rng: Rng, round_number: int, start: int) -> None:
+        """Shuffle all 36 cards and deal 9 face down to each area; ``start`` goes first."""
+        players = state["players"]
+        deck = list(DECK)
+        rng.shuffle(deck)
+        state["round"] = round_number
+        state["start"] = start
+        state["turn"] = start
+        state["step"] = "reveal"
+        state["down"] = [deck[seat * CELLS:(seat + 1) * CELLS] for seat in range(players)]
+        state["up"] = [[None] * CELLS for _ in range(players)]
+        state["aside"] = [[] for _ in range(players)]
+        state["unused"] = deck[players * CELLS:]
+        state["revealed"] = []
+        state["owed"] = []
+        state["to_place"] = [[] for _ in range(players)]
+        state["turns"] = [0] * players
+
+    # ------------------------------------------------------------------ whose turn, what is legal
+
+    def _to_act(self, state: dict) -> list[int]:
+        if state["step"] == "place":
+            return [seat for seat, cards in enumerate(state["to_place"]) if cards]
+        return [state["turn"]]
+
+    def _reveal_count(self, state: dict, seat: int) -> int:
+        """Cards to reveal on ``seat``'s turn: 3; with 2 players 2, except 3 on its first turn."""
+        if state["players"] == 2 and state["turns"][seat] > 0:
+            return 2
+        return 3
+
+    def _recipients(self, state: dict, seat: int) -> list[int]:
+        """Who is handed one revealed card, once per card: yourself, the next player and
+        (3–4 players) the one after; 2 players: yourself and the opponent, and on your
+        first turn yourself twice."""
+        players = state["players"]
+        following = (seat + 1) % players
+        if players == 2:
+            return [seat, seat, following] if state["turns"][seat] == 0 else [seat, following]
+        return [seat, following, (seat + 2) % players]
+
+    def _legal_actions(self, state: dict, seat: int) -> list[dict]:
+        step = state["step"]
+        if step == "reveal":
+            actions = [{"type": "reveal", "cell": [cell // 3, cell % 3]} for cell, card in enumerate(state["down"][seat]) if card]
+            if state["aside"][seat]:
+                actions.append({"type": "reveal", "from": "aside"})
+            return actions
+        if step == "give":
+            receivers = list(dict.fromkeys(state["owed"]))
+            return [{"type": "give", "card": card, "to": to} for card in state["revealed"] for to in receivers]
+        up = state["up"][seat]
+        free = [cell for cell in range(CELLS) if up[cell] is None]
+        return [
+            {"type": "place", "card": card, "cell": [cell // 3, cell % 3]}
+            for card in state["to_place"][seat]
+            for cell in free
+        ]
+
+    # ------------------------------------------------------------------ playing
+
+    def _apply(self, state: dict, seat: int, action: dict, rng: Rng) -> None:
+        kind = action["type"]
+        if kind == "reveal":
+            self._reveal(state, seat, action, rng)
+        elif kind == "give":
+            self._give(state, action["card"], action["to"])
+        else:
+            self._place(state, seat, action["card"], action["cell"][0] * 3 + action["cell"][1], rng)
+
+    def _reveal(self, state: dict, seat: int, action: dict, rng: Rng) -> None:
+        if "cell" in action:
+            cell = action["cell"][0] * 3 + action["cell"][1]
+            card = state["down"][seat][cell]
+            state["down"][seat][cell] = None
+            where_en, where_ja = f"from {_cell_en(cell)}", f"{_cell_ja(cell)}から"
+        else:
+            pile = state["aside"][seat]
+            card = pile.pop(rng.randbelow(len(pile)))  # a blind pick: nobody knows which is which
+            where_en, where_ja = "from their set-aside pile", "よけたカードから"
+        state["revealed"].append(card)
+        self.log(
+            state,
+            f"{seat_ref(seat)} reveals {_card_en(card)} ({where_en})",
+            f"{seat_ref(seat)}が{_card_ja(card)}を公開（{where_ja}）",
+        )
+        if len(state["revealed"]) == self._reveal_count(state, seat):
+            state["step"] = "give"
+            state["owed"] = self._recipients(state, seat)
+
+    def _give(self, state: dict, card: str, to: int) -> None:
+        self._hand_over(state, card, to)
+        owed = state["owed"]
+        if owed and owed.count(owed[0]) == len(owed):
+            # Only one player is still owed cards: the rest can only go to them.
+            for card in list(state["revealed"]):
+                self._hand_over(state, card, owed[0])
+        if not state["revealed"]:
+            state["step"] = "place"
+
+    def _hand_over(self, state: dict, card: str, to: int) -> None:
+        giver = state["turn"]
+        state["revealed"].remove(card)
+        state["owed"].remove(to)
+        state["to_place"][to].append(card)
+        if to == giver:
+            en, ja = f"{seat_ref(giver)} keeps {_card_en(card)}", f"{seat_ref(giver)}は{_card_ja(card)}を自分に"
+        else:
+            en = f"{seat_ref(giver)} gives {_card_en(card)} to {seat_ref(to)}"
+            ja = f"{seat_ref(giver)}が{_card_ja(card)}を{seat_ref(to)}に渡す"
+        self.log(state, en, ja)
+
+    def _place(self, state: dict, seat: int, card: str, cell: int, rng: Rng) -> None:
+        state["to_place"][seat].remove(card)
+        covered = state["down"][seat][cell]
+        if covered:
+            state["down"][seat][cell] = None
+            state["aside"][seat].append(covered)
+        state["up"][seat][cell] = card
+        aside_en = " and sets the face-down card there aside" if covered else ""
+        aside_ja = "（裏向きのカードは横によける）" if covered else ""
+        self.log(
+            state,
+            f"{seat_ref(seat)} places {_card_en(card)} at {_cell_en(cell)}{aside_en}",
+            f"{seat_ref(seat)}が{_card_ja(card)}を{_cell_ja(cell)}に置く{aside_ja}",
+        )
+        if not any(state["to_place"]):
+            self._end_turn(state, rng)
+
+    def _end_turn(self, state: dict, rng: Rng) -> None:
+        state["turns"][state["turn"]] += 1
+        if all(card is not None for area in state["up"] for card in area):
+            self._end_round(state, rng)
+        else:
+            state["turn"] = (state["turn"] + 1) % state["players"]
+            state["step"] = "reveal"
+
+    def _end_round(self, state: dict, rng: Rng) -> None:
+        """Score every area, give the wins, then start round 2 or end the game."""
+        players = state["players"]
+        points = [score_area(_grid(state["up"][seat])) for seat in range(players)]
+        totals = [p["total"] for p in points]
+        round_wins = [
+            sum(1 for other in {(seat - 1) % players, (seat + 1) % players} if totals[seat] >= totals[other])
+            for seat in range(players)
+        ]
+        for seat in range(players):
+            state["wins"][seat] += round_wins[seat]
+            p = points[seat]
+            self.log(
+                state,
+                f"Round {state['round']}: {seat_ref(seat)} scores {p['total']} "
+                f"(run {p['run']}, lines {p['lines']}) and takes {round_wins[seat]} win(s)",
+                f"第{state['round']}ラウンド: {seat_ref(seat)}は{p['total']}点"
+                f"（並び{p['run']}点、ライン{p['lines']}点）で{round_wins[seat]}勝",
+            )
+        state["history"].append(
+            {
+                "round": state["round"],
+                "start": state["start"],
+                "areas": [list(area) for area in state["up"]],
+                "points": points,
+                "wins": round_wins,
+            }
+        )
+        if state["round"] == ROUNDS:
+            self._end_game(state, totals)
+            return
+        start = _next_start_player(totals, state["start"])
+        self._start_round(state, rng, state["round"] + 1, start)
+        self.log(
+            state,
+            f"Round {state['round']} begins: {seat_ref(start)}, with the lowest total, starts",
+            f"第{state['round']}ラウンド開始: 合計点がもっとも低い{seat_ref(start)}がスタートプレイヤー",
+        )
+
+    def _end_game(self, state: dict, last_totals: list[int]) -> None:
+        """Most wins; a tie goes to the higher round-2 total; still tied, the win is shared."""
+        wins = state["wins"]
+        best = max(zip(wins, last_totals))
+        winners = [seat for seat in range(state["players"]) if (wins[seat], last_totals[seat]) == best]
+        names = ", ".join(seat_ref(seat) for seat in winners)
+        self.log(state, f"Game over: {names} win(s) with {best[0]} wins", f"ゲーム終了: 勝者は{names}（{best[0]}勝）")
+        self.finish(
+            state,
+            {
+                "winners": winners,
+                "scores": {str(seat): wins[seat] for seat in range(state["players"])},
+                "totals": {
+                    str(seat): [record["points"][seat]["total"] for record in state["history"]]
+                    for seat in range(state["players"])
+                },
+            },
+        )
+
+    # ------------------------------------------------------------------ explaining refusals
+
+    def _explain(self, state: dict, seat: int, action: dict) -> str:
+        kind = action["type"]
+        allowed = list(dict.fromkeys(a["type"] for a in self._legal_actions(state, seat)))
+        explain = {"reveal": self._explain_reveal, "give": self._explain_give, "place": self._explain_place}.get(kind)
+        if explain is None:
+            return f"unknown action type {kind!r} (allowed now: {', '.join(allowed)})"
+        if kind not in allowed:
+            return f"you cannot {kind} now: {self._step_text(state)}"
+        return explain(state, seat, action)
+
+    def _step_text(self, state: dict) -> str:
+        """What the game is waiting for, in words."""
+        turn = _seat_en(state["turn"])
+        if state["step"] == "reveal":
+            left = self._reveal_count(state, state["turn"]) - len(state["revealed"])
+            return f"{turn} is revealing cards ({left} more to reveal)"
+        if state["step"] == "give":
+            return f"{turn} is handing out the revealed cards"
+        return "the handed-out cards are being placed"
+
+    def _explain_reveal(self, state: dict, seat: int, action: dict) -> str:
+        problem = _unexpected_keys(action, ("cell",), ("from",))
+        if problem:
+            return problem
+        if "from" in action:
+            if action["from"] != "aside":
+                return f'"from" can only be "aside" (your set-aside pile), not {action["from"]!r}'
+            return "rule 1: your set-aside pile is empty, so there is nothing to reveal from it"
+        cell, problem = _parse_cell(action["cell"])
+        if problem:
+            return problem
+        if state["up"][seat][cell] is not None:
+            return f"rule 1: the card at {_cell_en(cell)} is already face up; reveal a face-down card"
+        return f"the cell at {_cell_en(cell)} is empty: there is no face-down card there to reveal"
+
+    def _explain_give(self, state: dict, seat: int, action: dict) -> str:
+        problem = _unexpected_keys(action, ("card", "to"))
+        if problem:
+            return problem
+        card, to = action["card"], action["to"]
+        if not isinstance(card, str) or card not in state["revealed"]:
+            waiting = ", ".join(state["revealed"])
+            return f"{card!r} is not among the revealed cards waiting to be handed out ({waiting})"
+        players = state["players"]
+        if not isinstance(to, int) or isinstance(to, bool) or not 0 <= to < players:
+            return f'"to" must be a seat number from 0 to {players - 1}, not {to!r}'
+        if to not in self._recipients(state, seat):
+            if players == 2:
+                return "rule 2: with 2 players every card goes to yourself or your opponent"
+            return (
+                f"rule 2: the revealed cards go to yourself, the next player and the one after; "
+                f"{_seat_en(to)} receives none on this turn"
+            )
+        return f"rule 2: {_seat_en(to)} has already been handed all the cards owed this turn"
+
+    def _explain_place(self, state: dict, seat: int, action: dict) -> str:
+        problem = _unexpected_keys(action, ("card", "cell"))
+        if problem:
+            return problem
+        card = action["card"]
+        mine = state["to_place"][seat]
+        if not isinstance(card, str) or card not in mine:
+            return f"you have no {card!r} to place (yours: {', '.join(mine)})"
+        cell, problem = _parse_cell(action["cell"])
+        if problem:
+            return problem
+        return f"rule 3: a card may not go on a face-up card, and {_cell_en(cell)} holds one"
+
+    # ------------------------------------------------------------------ views
+
+    def _public_view(self, state: dict) -> dict:
+        over = state["result"] is not None
+        step = "over" if over else state["step"]
+        reveal_left = self._reveal_count(state, state["turn"]) - len(state["revealed"]) if step == "reveal" else 0
+        players = state["players"]
+        return {
+            "round": state["round"],
+            "rounds": ROUNDS,
+            "step": step,
+            "start_player": state["start"],
+            "turn": state["turn"],
+            "reveal_left": reveal_left,
+            "revealed": [_card_view(card) for card in state["revealed"]],
+            "owed": [state["owed"].count(seat) for seat in range(players)],
+            "to_place": [[_card_view(card) for card in cards] for cards in state["to_place"]],
+            "areas": [_area_view(state["down"][seat], state["up"][seat]) for seat in range(players)],
+            "aside": [len(pile) for pile in state["aside"]],
+            "unused": len(state["unused"]),
+            "wins": list(state["wins"]),
+            "history": [
+                {
+                    "round": record["round"],
+                    "start_player": record["start"],
+                    "areas": [_grid(area, with_ids=True) for area in record["areas"]],
+                    "points": [dict(points) for points in record["points"]],
+                    "wins": list(record["wins"]),
+                }
+                for record in state["history"]
+            ],
+        }
+
+    def _private_view(self, state: dict, seat: int) -> dict:
+        # Nothing is private: face-down cards are hidden from their owner too.
+        return {}
+
+    # ------------------------------------------------------------------ test hooks and copying
+
+    def _components(self, state: dict) -> list:
+        found = [card for area in state["down"] for card in area if card]
+        found += [card for area in state["up"] for card in area if card]
+        for pile in state["aside"]:
+            found += pile
+        for cards in state["to_place"]:
+            found += cards
+        return found + state["unused"] + state["revealed"]
+
+    def _scramble(self, state: dict, seat: int | None, rng: Rng) -> None:
+        """Face-down cards are hidden from every seat alike: shuffle all of them (areas,
+        set-aside piles, unused cards) among their places, whoever ``seat`` is."""
+        places = [(area, cell) for area in state["down"] for cell in range(CELLS) if area[cell]]
+        places += [(pile, index) for pile in state["aside"] for index in range(len(pile))]
+        places += [(state["unused"], index) for index in range(len(state["unused"]))]
+        cards = [where[index] for where, index in places]
+        rng.shuffle(cards)
+        for (where, index), card in zip(places, cards):
+            where[index] = card
+
+    def _copy(self, state: dict) -> dict:
+        """A copy cheap enough for playouts: the lists the engine mutates are copied, the
+        rest (options, log entries, round records, the result) is never changed once made
+        and is shared."""
+        new = dict(state)
+        for key in ("down", "up", "aside", "to_place"):
+            new[key] = [list(per_seat) for per_seat in state[key]]
+        for key in ("unused", "revealed", "owed", "turns", "wins", "log", "history"):
+            new[key] = list(state[key])
+        return new
+
+
+def _grid(area: list, with_ids: bool = False) -> list[list[dict]]:
+    """Nine face-up card ids as the 3 × 3 grid :func:`score_area` (and a UI) takes."""
+    if with_ids:
+        return [[_card_view(area[row * 3 + column]) for column in range(3)] for row in range(3)]
+    return [[CARD[area[row * 3 + column]] for column in range(3)] for row in range(3)]
+
+
+def _area_view(down: list, up: list) -> list[list]:
+    """An area as its owner sees it: None (empty), {"face": "down"}, or a face-up card."""
+
+    def cell_view(cell: int):
+        if up[cell] is not None:
+            return {"face": "up", **_card_view(up[cell])}
+        if down[cell] is not None:
+            return {"face": "down"}
+        return None
+
+    return [[cell_view(row * 3 + column) for column in range(3)] for row in range(3)]
+
+
+def _next_start_player(totals: list[int], start: int) -> int:
+    """The lowest total starts; among tied players, the first met going clockwise from the
+    current start player's left neighbour, the current start player coming last."""
+    players = len(totals)
+    order = [(start + 1 + step) % players for step in range(players)]
+    lowest = min(totals)
+    return next(seat for seat in order if totals[seat] == lowest)
+
+
+def _unexpected_keys(action: dict, *shapes: tuple[str, ...]) -> str | None:
+    """A complaint when ``action`` does not have exactly the fields of one of ``shapes``."""
+    fields = set(action) - {"type"}
+    if any(fields == set(shape) for shape in shapes):
+        return None
+    wanted = " or ".join(" and ".join(f'"{key}"' for key in shape) for shape in shapes)
+    extra = sorted(fields - {key for shape in shapes for key in shape})
+    if extra:
+        return f"a {action['type']} takes {wanted}, not {', '.join(map(repr, extra))}"
+    return f"a {action['type']} needs {wanted}"
+
+
+def _parse_cell(value: Any) -> tuple[int | None, str | None]:
+    """``(cell number, None)`` for a ``[row, column]`` inside the area, else ``(None, why not)``."""
+    if (
+        isinstance(value, list)
+        and len(value) == 2
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    ):
+        row, column = value
+        if 0 <= row < 3 and 0 <= column < 3:
+            return row * 3 + column, None
+        return None, f"the cell {value} is outside the 3 × 3 area (rows and columns are 0, 1 and 2)"
+    return None, f'a cell is [row, column] with whole numbers 0 to 2, not {value!r}'
+
+
+GAME = MeowOracle()
