@@ -20,6 +20,7 @@ __all__ = ["Game", "IllegalAction", "Option", "get", "ids", "render_text", "seat
 _MODULES = {
     "lion-square": "lion_square",
     "meow-oracle": "meow_oracle",
+    "swap5": "swap5",
 }
 
 

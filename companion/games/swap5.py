@@ -1,0 +1,710 @@
+"""SWAP 5: line up your colour on a 5 × 5 board by swapping pieces and whole rows.
+
+Rules: ``/work/shared/seeds/swap5.ja.txt`` as settled by RULINGS.md §3; the rules as
+implemented, with the action and view shapes, are in ``docs/rules/swap5.md``.
+
+The board is a 25-character string, row 1 first and column A first inside each row, one
+character per cell: ``R`` red, ``G`` green, ``Y`` yellow, ``B`` blue, ``.`` empty. Cell
+``i`` of the string is named by its column letter and row number (``A1`` is 0, ``E1``
+is 4, ``A2`` is 5 ... ``E5`` is 24), the names actions and views use.
+
+The physical board is the mirror of this one: players move the real pieces and tap the
+same move on a phone. So after every move the engine says whose score changed and which
+runs (the cells of each line) made or broke it.
+
+What the book leaves to lost figures (the back side's diagonal links, the points per
+run length) is read from ``data/swap5.json``, so an owner of the game can correct it
+without touching this file. The default fair layout lives there too.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+from .base import Game, Option, seat_ref
+from .rng import Rng
+
+SIZE = 5
+COLUMNS = "ABCDE"
+ROWS = "12345"
+COLOURS = "RGYB"
+EMPTY = "."
+PIECES_PER_COLOUR = 5
+EMPTY_CELLS = SIZE * SIZE - len(COLOURS) * PIECES_PER_COLOUR
+WINNING_SCORE = 5
+"""Reaching this many points ends the game at once (the book: 5点以上)."""
+TRUMPS_PER_PLAYER = 2
+
+COLOUR_NAMES = {"R": ("red", "赤"), "G": ("green", "緑"), "Y": ("yellow", "黄"), "B": ("blue", "青")}
+
+CELLS = tuple(column + row for row in ROWS for column in COLUMNS)
+"""Cell names by board index: CELLS[0] == "A1", CELLS[4] == "E1", CELLS[24] == "E5"."""
+CELL_INDEX = {name: index for index, name in enumerate(CELLS)}
+
+OWNED_COLOURS = {
+    4: (("R",), ("G",), ("Y",), ("B",)),
+    # With two players each owns two colours that sit opposite each other in the turn of
+    # the board (a half turn of the fair layout maps red onto yellow and green onto blue),
+    # so the fair layout stays fair: each player's position is the other's turned round.
+    2: (("R", "Y"), ("G", "B")),
+}
+"""Colours owned by each seat, per player count."""
+
+START_SEAT = 0
+"""The start player. The book lets the players choose; the table seats them so that
+the chosen start player is seat 0 (the first seat)."""
+
+
+def _load_data() -> dict:
+    """The assumed parts of the game, from data/swap5.json (see its ``_assumed`` note)."""
+    return json.loads((Path(__file__).parent / "data" / "swap5.json").read_text(encoding="utf-8"))
+
+
+_DATA = _load_data()
+
+RUN_POINTS = {int(length): points for length, points in _DATA["run_points"].items()}
+"""Points scored by one maximal straight run of one colour, by its length (assumed)."""
+SHORTEST_SCORING_RUN = min(length for length, points in RUN_POINTS.items() if points)
+
+
+def _index(column: int, row: int) -> int:
+    return row * SIZE + column
+
+
+def _orthogonal_neighbours(index: int) -> list[int]:
+    row, column = divmod(index, SIZE)
+    steps = ((-1, 0), (1, 0), (0, -1), (0, 1))
+    return [
+        _index(column + dc, row + dr)
+        for dr, dc in steps
+        if 0 <= row + dr < SIZE and 0 <= column + dc < SIZE
+    ]
+
+
+def _back_diagonal_links() -> list[tuple[int, int]]:
+    """The back side's diagonal links from the data file, as pairs of board indices."""
+    links = []
+    for link in _DATA["back_diagonals"]:
+        first, second = (CELL_INDEX[name] for name in link.split("-"))
+        (r1, c1), (r2, c2) = divmod(first, SIZE), divmod(second, SIZE)
+        if abs(r1 - r2) != 1 or abs(c1 - c2) != 1:
+            raise ValueError(f"data/swap5.json: back_diagonals entry {link!r} does not join diagonal neighbours")
+        links.append((first, second))
+    return links
+
+
+BACK_DIAGONALS = _back_diagonal_links()
+
+NEIGHBOURS = {
+    "front": tuple(tuple(_orthogonal_neighbours(i)) for i in range(SIZE * SIZE)),
+    "back": tuple(
+        tuple(
+            sorted(
+                _orthogonal_neighbours(i)
+                + [b for a, b in BACK_DIAGONALS if a == i]
+                + [a for a, b in BACK_DIAGONALS if b == i]
+            )
+        )
+        for i in range(SIZE * SIZE)
+    ),
+}
+"""For each side of the board, the cells a piece on each cell may swap or move with."""
+
+
+def _lines() -> tuple[tuple[int, ...], ...]:
+    """Every straight line a run can lie on: rows, columns and both diagonal directions,
+    keeping only the lines long enough to hold a scoring run."""
+    lines = [tuple(_index(c, r) for c in range(SIZE)) for r in range(SIZE)]
+    lines += [tuple(_index(c, r) for r in range(SIZE)) for c in range(SIZE)]
+    for offset in range(-(SIZE - 1), SIZE):
+        lines.append(tuple(_index(r + offset, r) for r in range(SIZE) if 0 <= r + offset < SIZE))  # ↘
+        lines.append(tuple(_index(SIZE - 1 - r + offset, r) for r in range(SIZE) if 0 <= SIZE - 1 - r + offset < SIZE))  # ↙
+    return tuple(line for line in lines if len(line) >= SHORTEST_SCORING_RUN)
+
+
+LINES = _lines()
+
+
+def _trump_cards() -> dict[str, tuple[int, ...]]:
+    """The 10 trump cards (book: 1↔2 ... 5↔1, A↔B ... E↔A), each as the permutation
+    that plays it: the new board's cell i holds the old board's cell ``perm[i]``."""
+    cards = {}
+    for first in range(SIZE):
+        second = (first + 1) % SIZE
+        rows = list(range(SIZE))
+        rows[first], rows[second] = second, first
+        cards[f"row-{ROWS[first]}-{ROWS[second]}"] = tuple(
+            _index(c, rows[r]) for r in range(SIZE) for c in range(SIZE)
+        )
+    for first in range(SIZE):
+        second = (first + 1) % SIZE
+        columns = list(range(SIZE))
+        columns[first], columns[second] = second, first
+        cards[f"col-{COLUMNS[first]}-{COLUMNS[second]}"] = tuple(
+            _index(columns[c], r) for r in range(SIZE) for c in range(SIZE)
+        )
+    return cards
+
+
+TRUMP_CARDS = _trump_cards()
+
+
+# ---------------------------------------------------------------------- scoring
+
+
+def _runs(board: str) -> list[tuple[str, tuple[int, ...]]]:
+    """Every maximal straight run of one colour that scores, as ``(colour, cells)``."""
+    found = []
+    for line in LINES:
+        start = 0
+        while start < len(line):
+            piece = board[line[start]]
+            end = start + 1
+            while end < len(line) and board[line[end]] == piece:
+                end += 1
+            if piece != EMPTY and RUN_POINTS.get(end - start, 0):
+                found.append((piece, line[start:end]))
+            start = end
+    return found
+
+
+def _colour_scores(runs: list[tuple[str, tuple[int, ...]]]) -> dict[str, int]:
+    scores = dict.fromkeys(COLOURS, 0)
+    for colour, cells in runs:
+        scores[colour] += RUN_POINTS[len(cells)]
+    return scores
+
+
+def _seat_scores(runs: list[tuple[str, tuple[int, ...]]], players: int) -> list[int]:
+    by_colour = _colour_scores(runs)
+    return [sum(by_colour[c] for c in owned) for owned in OWNED_COLOURS[players]]
+
+
+def score_board(rows) -> dict[str, int]:
+    """The score of each colour on a board given as 5 strings of 5 characters from
+    ``R G Y B .`` (row 1 first, column A first), e.g.::
+
+        score_board(["RRR..", ".....", ".....", ".....", "....."]) == {"R": 1, "G": 0, "Y": 0, "B": 0}
+
+    Any mix of pieces is accepted (this scores a position, it does not check a setup).
+    ValueError, saying what is wrong, for anything else.
+    """
+    if not isinstance(rows, (list, tuple)) or len(rows) != SIZE:
+        raise ValueError(f"a board is a list of {SIZE} rows, each a string of {SIZE} characters")
+    for number, row in enumerate(rows, start=1):
+        if not isinstance(row, str) or len(row) != SIZE:
+            raise ValueError(f"row {number} must be a string of {SIZE} characters, not {row!r}")
+        for column, piece in zip(COLUMNS, row):
+            if piece not in COLOURS + EMPTY:
+                raise ValueError(f"{piece!r} at {column}{number} is not a piece: use R, G, Y, B or . (empty)")
+    return _colour_scores(_runs("".join(rows)))
+
+
+# ---------------------------------------------------------------------- layouts
+
+
+def parse_layout(text) -> str:
+    """A typed-in starting layout as a board string; ValueError naming what is wrong.
+
+    ``text`` is 25 characters, or 5 rows of 5 joined by ``/`` (``".RBR./BYGBG/..."``),
+    from ``R G Y B .`` (letters in either case), with 5 pieces of each colour and 5 empty cells.
+    """
+    if not isinstance(text, str):
+        raise ValueError(f"a typed layout must be text such as '.RBR./BYGBG/YR.YR/BGBRG/.YGY.', not {text!r}")
+    if "/" in text:
+        rows = text.split("/")
+        if len(rows) != SIZE:
+            raise ValueError(f"a typed layout needs {SIZE} rows joined by '/', not {len(rows)}")
+        for number, row in enumerate(rows, start=1):
+            if len(row) != SIZE:
+                raise ValueError(f"row {number} of the typed layout has {len(row)} cells, not {SIZE}")
+        text = "".join(rows)
+    elif len(text) != SIZE * SIZE:
+        raise ValueError(
+            f"a typed layout needs {SIZE * SIZE} cells (or {SIZE} rows of {SIZE} joined by '/'), not {len(text)}"
+        )
+    board = text.upper()
+    for index, piece in enumerate(board):
+        if piece not in COLOURS + EMPTY:
+            raise ValueError(f"{text[index]!r} at {CELLS[index]} is not a piece: use R, G, Y, B or . (empty)")
+    counts = Counter(board)
+    wrong = [
+        f"{counts[colour]} {COLOUR_NAMES[colour][0]}"
+        for colour in COLOURS
+        if counts[colour] != PIECES_PER_COLOUR
+    ]
+    if counts[EMPTY] != EMPTY_CELLS:
+        wrong.append(f"{counts[EMPTY]} empty")
+    if wrong:
+        raise ValueError(
+            f"the typed layout has {', '.join(wrong)}: it needs {PIECES_PER_COLOUR} pieces of each colour "
+            f"and {EMPTY_CELLS} empty cells"
+        )
+    return board
+
+
+FAIR_LAYOUT = parse_layout("/".join(_DATA["fair_layout"]))
+
+
+def _random_layout(rng: Rng) -> str:
+    """A shuffled layout in which no colour starts with a scoring run (drawn again until
+    so: a layout that starts with points would hand them out for free)."""
+    pieces = list(COLOURS * PIECES_PER_COLOUR + EMPTY * EMPTY_CELLS)
+    while True:
+        rng.shuffle(pieces)
+        board = "".join(pieces)
+        if not _runs(board):
+            return board
+
+
+def _typed_layout_problem(value) -> str | None:
+    if value == "":
+        return None
+    try:
+        parse_layout(value)
+    except ValueError as error:
+        return f"option 'typed_layout': {error}"
+    return None
+
+
+# ---------------------------------------------------------------------- words
+
+
+def _colour_words(colours) -> tuple[str, str]:
+    return (" and ".join(COLOUR_NAMES[c][0] for c in colours), "と".join(COLOUR_NAMES[c][1] for c in colours))
+
+
+def _run_words(colour: str, cells) -> tuple[str, str]:
+    names = " ".join(CELLS[i] for i in cells)
+    return f"{COLOUR_NAMES[colour][0]} {names}", f"{COLOUR_NAMES[colour][1]} {names}"
+
+
+def _trump_words(card: str) -> tuple[str, str]:
+    kind, first, second = card.split("-")
+    if kind == "row":
+        return f"rows {first} and {second}", f"{first}行目と{second}行目"
+    return f"columns {first} and {second}", f"{first}列と{second}列"
+
+
+# ---------------------------------------------------------------------- the game
+
+
+class Swap5(Game):
+    """SWAP 5 for 2 or 4 players. The state, beyond the base keys::
+
+        board      the 25-character board string (see the module docstring)
+        turn       the seat to act (while playing)
+        hands      seat -> its unplayed trump cards, sorted (secret to that seat)
+        out        the trump cards nobody was dealt, sorted (secret to everyone)
+        played     [{"seat", "card"}] trump cards played, in order (public)
+        final_lap  None, or {"trigger": seat who played their last trump card,
+                   "remaining": seats still to take their last turn, in order}
+        last_move  None, or what the last move did (see _describe_move)
+    """
+
+    id = "swap5"
+    title = {"en": "SWAP 5", "ja": "SWAP 5"}
+    min_players = 2
+    max_players = 4
+    options = (
+        Option(
+            "board",
+            "front",
+            {"en": "Board side", "ja": "ボードの面"},
+            choices=("front", "back"),
+            help={
+                "en": "front: pieces swap with orthogonal neighbours; back: also along the diagonal lines",
+                "ja": "表: 縦横の隣とスワップ。裏: 斜めの線に沿ってもスワップできる",
+            },
+        ),
+        Option(
+            "direction",
+            "clockwise",
+            {"en": "Turn direction", "ja": "手番の向き"},
+            choices=("clockwise", "counterclockwise"),
+            help={"en": "clockwise passes the turn to the left", "ja": "時計回りは左隣へ手番を渡す"},
+        ),
+        Option(
+            "layout",
+            "fair",
+            {"en": "Starting layout", "ja": "駒の初期配置"},
+            choices=("fair", "random", "typed"),
+            help={
+                "en": "fair: the same pattern for every colour; random: shuffled from the seed; typed: the typed layout",
+                "ja": "fair: 全色が同じ構図 / random: シードから無作為 / typed: 入力した配置",
+            },
+        ),
+        Option(
+            "typed_layout",
+            "",
+            {"en": "Typed layout", "ja": "入力する配置"},
+            check=_typed_layout_problem,
+            help={
+                "en": "with layout 'typed': 5 rows of R G Y B . joined by '/', row 1 first, column A first",
+                "ja": "配置 typed のとき: R G Y B . を5文字ずつ5行、'/' でつなぐ (1行目から、A列から)",
+            },
+        ),
+    )
+
+    # ------------------------------------------------------------------ setup
+
+    def _setup(self, state: dict, rng: Rng) -> None:
+        players = state["players"]
+        if players not in OWNED_COLOURS:
+            raise ValueError(f"SWAP 5 is for 2 or 4 players, not {players}")
+        options = state["options"]
+        if options["layout"] == "typed":
+            if options["typed_layout"] == "":
+                raise ValueError("layout 'typed' needs the layout itself in option 'typed_layout'")
+            board = parse_layout(options["typed_layout"])
+        elif options["typed_layout"] != "":
+            raise ValueError(f"option 'typed_layout' is only used with layout 'typed', not {options['layout']!r}")
+        elif options["layout"] == "random":
+            board = _random_layout(rng)
+        else:
+            board = FAIR_LAYOUT
+        scores = _seat_scores(_runs(board), players)
+        if max(scores) >= WINNING_SCORE:
+            seat = scores.index(max(scores))
+            raise ValueError(
+                f"in this layout seat {seat + 1} already has {scores[seat]} points: "
+                f"the game would be over before it starts"
+            )
+
+        deck = sorted(TRUMP_CARDS)
+        rng.shuffle(deck)
+        hands = {str(s): sorted(deck[s * TRUMPS_PER_PLAYER : (s + 1) * TRUMPS_PER_PLAYER]) for s in range(players)}
+        state.update(
+            board=board,
+            turn=START_SEAT,
+            hands=hands,
+            out=sorted(deck[players * TRUMPS_PER_PLAYER :]),
+            played=[],
+            final_lap=None,
+            last_move=None,
+        )
+        self.log(
+            state,
+            f"New game: {options['board']} board, {options['layout']} layout, {options['direction']}; "
+            f"{seat_ref(START_SEAT)} starts.",
+            f"新しいゲーム: ボード{'表' if options['board'] == 'front' else '裏'}、{options['layout']} 配置、"
+            f"{'時計回り' if options['direction'] == 'clockwise' else '反時計回り'}。{seat_ref(START_SEAT)} から。",
+            private={
+                s: (
+                    f"New game. You play {_colour_words(OWNED_COLOURS[players][s])[0]}; "
+                    f"your trump cards: {', '.join(hands[str(s)])}.",
+                    f"新しいゲーム。あなたの色は{_colour_words(OWNED_COLOURS[players][s])[1]}、"
+                    f"トランプカードは {'、'.join(hands[str(s)])}。",
+                )
+                for s in range(players)
+            },
+        )
+
+    # ------------------------------------------------------------------ turns
+
+    def _to_act(self, state: dict) -> list[int]:
+        return [state["turn"]]
+
+    def _legal_actions(self, state: dict, seat: int) -> list[dict]:
+        board = state["board"]
+        own = OWNED_COLOURS[state["players"]][seat]
+        neighbours = NEIGHBOURS[state["options"]["board"]]
+        actions = []
+        for index, piece in enumerate(board):
+            if piece not in own:
+                continue
+            for other in neighbours[index]:
+                target = board[other]
+                if target == EMPTY:
+                    actions.append({"type": "move", "from": CELLS[index], "to": CELLS[other]})
+                elif target != piece:  # two pieces of one colour: swapping them changes nothing
+                    actions.append({"type": "swap", "from": CELLS[index], "to": CELLS[other]})
+        for card in state["hands"][str(seat)]:
+            actions.append({"type": "trump", "card": card})
+        return actions
+
+    def _apply(self, state: dict, seat: int, action: dict, rng: Rng) -> None:
+        before = state["board"]
+        if action["type"] == "trump":
+            card = action["card"]
+            state["hands"][str(seat)].remove(card)
+            state["played"].append({"seat": seat, "card": card})
+            after = "".join(before[i] for i in TRUMP_CARDS[card])
+        else:
+            cells = list(before)
+            a, b = CELL_INDEX[action["from"]], CELL_INDEX[action["to"]]
+            cells[a], cells[b] = cells[b], cells[a]
+            after = "".join(cells)
+        state["board"] = after
+        move = self._describe_move(state, seat, action, before, after)
+        state["last_move"] = move
+        self._log_move(state, seat, action, before, move)
+
+        players = state["players"]
+        scores = _seat_scores(_runs(after), players)
+        final_lap = state["final_lap"]
+        if max(scores) >= WINNING_SCORE:
+            self._end(state, scores, "five-points")
+        elif final_lap is not None:
+            final_lap["remaining"].pop(0)
+            if final_lap["remaining"]:
+                state["turn"] = final_lap["remaining"][0]
+            else:
+                self._end(state, scores, "last-trump")
+        elif action["type"] == "trump" and not state["hands"][str(seat)]:
+            remaining = self._order_from(state, self._next_seat(state, seat))[: players - 1]
+            state["final_lap"] = {"trigger": seat, "remaining": remaining}
+            state["turn"] = remaining[0]
+            self.log(
+                state,
+                f"{seat_ref(seat)} played their last trump card: every other player takes one more turn, "
+                f"then the game ends.",
+                f"{seat_ref(seat)} がトランプカードを使い切りました。ほかのプレイヤーがあと1回ずつ手番を行って終了します。",
+            )
+        else:
+            state["turn"] = self._next_seat(state, seat)
+
+    def _next_seat(self, state: dict, seat: int) -> int:
+        step = 1 if state["options"]["direction"] == "clockwise" else -1
+        return (seat + step) % state["players"]
+
+    def _order_from(self, state: dict, first: int) -> list[int]:
+        """All seats in turn order, starting with ``first``."""
+        order = [first]
+        while len(order) < state["players"]:
+            order.append(self._next_seat(state, order[-1]))
+        return order
+
+    def _end(self, state: dict, scores: list[int], ending: str) -> None:
+        """Finish: the highest score wins; among tied players the first in turn order
+        counting from the start player (RULINGS.md §3)."""
+        best = max(scores)
+        order = self._order_from(state, START_SEAT)
+        winner = next(s for s in order if scores[s] == best)
+        tie_broken = scores.count(best) > 1
+        self.finish(
+            state,
+            {
+                "winners": [winner],
+                "scores": {str(s): score for s, score in enumerate(scores)},
+                "ending": ending,
+                "tie_broken": tie_broken,
+            },
+        )
+        why = (
+            (f"{seat_ref(winner)} reached {best} points", f"{seat_ref(winner)} が{best}点に達しました")
+            if ending == "five-points"
+            else ("the last lap is over", "最後の一巡が終わりました")
+        )
+        tie = (
+            (" (tied on points: first in turn order from the start player)", " (同点のため、開始プレイヤーから見て手番が先のプレイヤー)")
+            if tie_broken
+            else ("", "")
+        )
+        self.log(
+            state,
+            f"Game over: {why[0]}. {seat_ref(winner)} wins with {best} points{tie[0]}.",
+            f"ゲーム終了: {why[1]}。{seat_ref(winner)} の勝ち ({best}点){tie[1]}。",
+        )
+
+    def _describe_move(self, state: dict, seat: int, action: dict, before: str, after: str) -> dict:
+        """What a move did, for the table and the phones::
+
+            {"seat", "type", "from", "to"} or {"seat", "type", "card"}, and
+            "changes": [{"seat", "before", "after", "made": [run...], "broken": [run...]}]
+
+        one change per seat whose runs changed (even when its score did not), each run as
+        {"colour", "cells", "points"}.
+        """
+        players = state["players"]
+        runs_before, runs_after = _runs(before), _runs(after)
+        scores_before, scores_after = _seat_scores(runs_before, players), _seat_scores(runs_after, players)
+        made = [run for run in runs_after if run not in runs_before]
+        broken = [run for run in runs_before if run not in runs_after]
+        changes = []
+        for s, owned in enumerate(OWNED_COLOURS[players]):
+            mine_made = [_run_view(run) for run in made if run[0] in owned]
+            mine_broken = [_run_view(run) for run in broken if run[0] in owned]
+            if mine_made or mine_broken:
+                changes.append(
+                    {
+                        "seat": s,
+                        "before": scores_before[s],
+                        "after": scores_after[s],
+                        "made": mine_made,
+                        "broken": mine_broken,
+                    }
+                )
+        return {"seat": seat, **action, "changes": changes}
+
+    def _log_move(self, state: dict, seat: int, action: dict, before: str, move: dict) -> None:
+        who = seat_ref(seat)
+        if action["type"] == "trump":
+            en, ja = _trump_words(action["card"])
+            text = [f"{who} played {action['card']}: {en} swapped.", f"{who} が {action['card']} を使い、{ja}を入れ替えました。"]
+        else:
+            mover = COLOUR_NAMES[before[CELL_INDEX[action["from"]]]]
+            if action["type"] == "move":
+                text = [
+                    f"{who} moved {mover[0]} {action['from']} to {action['to']}.",
+                    f"{who} が {action['from']} の{mover[1]}を {action['to']} へ動かしました。",
+                ]
+            else:
+                other = COLOUR_NAMES[before[CELL_INDEX[action["to"]]]]
+                text = [
+                    f"{who} swapped {mover[0]} {action['from']} with {other[0]} {action['to']}.",
+                    f"{who} が {action['from']} の{mover[1]}と {action['to']} の{other[1]}を入れ替えました。",
+                ]
+        for change in move["changes"]:
+            made = [_run_words(r["colour"], [CELL_INDEX[c] for c in r["cells"]]) for r in change["made"]]
+            broken = [_run_words(r["colour"], [CELL_INDEX[c] for c in r["cells"]]) for r in change["broken"]]
+            parts_en = [f"made {en}" for en, _ in made] + [f"broke {en}" for en, _ in broken]
+            parts_ja = [f"{ja} ができた" for _, ja in made] + [f"{ja} が崩れた" for _, ja in broken]
+            s = seat_ref(change["seat"])
+            text[0] += f" {s}: {change['before']} → {change['after']} points ({'; '.join(parts_en)})."
+            text[1] += f" {s}: {change['before']} → {change['after']}点 ({'、'.join(parts_ja)})。"
+        self.log(state, text[0], text[1])
+
+    # ------------------------------------------------------------------ explanations
+
+    def _explain(self, state: dict, seat: int, action: dict) -> str | None:
+        kind = action["type"]
+        fields = {"swap": ("from", "to"), "move": ("from", "to"), "trump": ("card",)}
+        if kind not in fields:
+            allowed = ", ".join(sorted({a["type"] for a in self._legal_actions(state, seat)}))
+            return f"unknown action type {kind!r} (allowed now: {allowed})"
+        unexpected = [key for key in action if key != "type" and key not in fields[kind]]
+        if unexpected:
+            return (
+                f"a {kind} has no field {', '.join(repr(k) for k in unexpected)} "
+                f"(its fields: {', '.join(fields[kind])})"
+            )
+        if kind == "trump":
+            return self._explain_trump(state, seat, action.get("card"))
+        return self._explain_step(state, seat, kind, action.get("from"), action.get("to"))
+
+    def _explain_step(self, state: dict, seat: int, kind: str, start, end) -> str | None:
+        example = f'{{"type": "{kind}", "from": "B2", "to": "B3"}}'
+        for key, value in (("from", start), ("to", end)):
+            if value is None:
+                return f'a {kind} needs "{key}": "from" is your piece\'s cell and "to" its neighbour, as in {example}'
+            if not isinstance(value, str) or value not in CELL_INDEX:
+                return f"{value!r} is not a cell: cells are A1 to E5 (column letter A-E, then row number 1-5)"
+        board = state["board"]
+        players = state["players"]
+        own = OWNED_COLOURS[players][seat]
+        piece, target = board[CELL_INDEX[start]], board[CELL_INDEX[end]]
+        if piece == EMPTY:
+            return f"{start} is empty: a {kind} starts from one of your own pieces"
+        if piece not in own:
+            return (
+                f"{start} holds a {COLOUR_NAMES[piece][0]} piece, and you play {_colour_words(own)[0]}: "
+                f"you may only {kind} your own pieces"
+            )
+        if start == end:
+            return f"a piece cannot {kind} with its own cell {start}"
+        side = state["options"]["board"]
+        neighbours = NEIGHBOURS[side][CELL_INDEX[start]]
+        if CELL_INDEX[end] not in neighbours:
+            rule = (
+                "on the front board a piece only goes up, down, left or right"
+                if side == "front"
+                else "on the back board a piece goes up, down, left, right or along a printed diagonal line"
+            )
+            return (
+                f"{end} is not next to {start}: {rule} "
+                f"(from {start}: {', '.join(CELLS[i] for i in neighbours)})"
+            )
+        if kind == "swap" and target == EMPTY:
+            return f"{end} is empty: going there is a move, not a swap"
+        if kind == "move" and target != EMPTY:
+            return f"{end} holds a {COLOUR_NAMES[target][0]} piece: exchanging with it is a swap, not a move"
+        if target == piece:
+            return f"{start} and {end} both hold {COLOUR_NAMES[piece][0]} pieces: swapping them would change nothing"
+        return None
+
+    def _explain_trump(self, state: dict, seat: int, card) -> str:
+        if card is None:
+            return 'a trump needs "card", one of your trump cards, as in {"type": "trump", "card": "row-1-2"}'
+        if not isinstance(card, str) or card not in TRUMP_CARDS:
+            return f"{card!r} is not a trump card (the cards: {', '.join(TRUMP_CARDS)})"
+        if any(entry["card"] == card for entry in state["played"]):
+            return f"{card} has already been played"
+        if not state["hands"][str(seat)]:
+            return "you have no trump cards left"
+        return f"you do not hold {card} (your cards: {', '.join(state['hands'][str(seat)])})"
+
+    # ------------------------------------------------------------------ views
+
+    def _public_view(self, state: dict) -> dict:
+        players = state["players"]
+        runs = _runs(state["board"])
+        over = state["result"] is not None
+        return {
+            "step": "over" if over else "turn",
+            "phase": "over" if over else ("final-lap" if state["final_lap"] else "play"),
+            "board": [state["board"][r * SIZE : (r + 1) * SIZE] for r in range(SIZE)],
+            "diagonals": (
+                [[CELLS[a], CELLS[b]] for a, b in BACK_DIAGONALS] if state["options"]["board"] == "back" else []
+            ),
+            "colours": {str(s): list(owned) for s, owned in enumerate(OWNED_COLOURS[players])},
+            "turn": None if over else state["turn"],
+            "start_seat": START_SEAT,
+            "turn_order": self._order_from(state, START_SEAT),
+            "scores": {str(s): score for s, score in enumerate(_seat_scores(runs, players))},
+            "runs": [_run_view(run) for run in runs],
+            "trumps_in_hand": {seat: len(hand) for seat, hand in state["hands"].items()},
+            "trumps_played": [dict(entry) for entry in state["played"]],
+            "trumps_out_of_game": len(state["out"]),
+            "final_lap": None if state["final_lap"] is None else {
+                "trigger": state["final_lap"]["trigger"],
+                "remaining": list(state["final_lap"]["remaining"]),
+            },
+            "last_move": state["last_move"],
+        }
+
+    def _private_view(self, state: dict, seat: int) -> dict:
+        return {
+            "colours": list(OWNED_COLOURS[state["players"]][seat]),
+            "hand": list(state["hands"][str(seat)]),
+        }
+
+    # ------------------------------------------------------------------ test hooks and copying
+
+    def _components(self, state: dict) -> list:
+        pieces = ["piece-" + piece for piece in state["board"] if piece != EMPTY]
+        cards = [card for hand in state["hands"].values() for card in hand]
+        return pieces + cards + state["out"] + [entry["card"] for entry in state["played"]]
+
+    def _scramble(self, state: dict, seat: int | None, rng: Rng) -> None:
+        """Shuffle the cards ``seat`` cannot see (the other hands and the cards out of the
+        game) among those places, each keeping its count."""
+        hidden_hands = [key for key in state["hands"] if seat is None or key != str(seat)]
+        pool = state["out"] + [card for key in hidden_hands for card in state["hands"][key]]
+        rng.shuffle(pool)
+        for key in hidden_hands:
+            count = len(state["hands"][key])
+            state["hands"][key], pool = sorted(pool[:count]), pool[count:]
+        state["out"] = sorted(pool)
+
+    def _copy(self, state: dict) -> dict:
+        """A copy for apply: new containers for what _apply and _scramble change in place
+        (hands, played, log, final_lap); the rest is immutable (board, strings) or only ever
+        replaced whole (last_move, result, log entries, options), so it is shared."""
+        new = dict(state)
+        new["hands"] = {seat: list(hand) for seat, hand in state["hands"].items()}
+        new["played"] = list(state["played"])
+        new["log"] = list(state["log"])
+        if state["final_lap"] is not None:
+            new["final_lap"] = {**state["final_lap"], "remaining": list(state["final_lap"]["remaining"])}
+        return new
+
+
+def _run_view(run: tuple[str, tuple[int, ...]]) -> dict:
+    colour, cells = run
+    return {"colour": colour, "cells": [CELLS[i] for i in cells], "points": RUN_POINTS[len(cells)]}
+
+
+GAME = Swap5()
