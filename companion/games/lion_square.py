@@ -15,6 +15,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from .base import Game, seat_ref
+from .rng import Rng
+
 _DECK_FILE = Path(__file__).parent / "data" / "lion-square-deck.json"
 
 CARNIVORE_COUNT = 30
@@ -48,6 +51,17 @@ def _load_deck(path: Path) -> tuple[list[dict], int]:
 
 SPECIES, GAZELLE_COUNT = _load_deck(_DECK_FILE)
 _NUMBERS = {s["id"]: frozenset(s["numbers"]) for s in SPECIES}
+
+CARNIVORES = tuple(f"{s['id']}-{n}" for s in SPECIES for n in s["numbers"])
+GAZELLES = tuple(f"gazelle-{k}" for k in range(1, GAZELLE_COUNT + 1))
+
+_COLOR = {card: card.split("-")[0] for card in CARNIVORES} | {card: None for card in GAZELLES}
+"""Card id -> its colour (species); None for a gazelle, which has no colour."""
+_VALUE = {card: int(card.split("-")[1]) for card in CARNIVORES} | {card: 0 for card in GAZELLES}
+"""Card id -> the number it adds to the damage when nearest to a side (a gazelle: 0)."""
+_ORDER = {card: i for i, card in enumerate(CARNIVORES + GAZELLES)}
+"""Hands are kept in this order, so a hand's order says nothing about where a card came from."""
+_NAMES = {s["id"]: (s["en"], s["ja"]) for s in SPECIES}
 
 
 # --------------------------------------------------------------------------- damage
@@ -141,3 +155,534 @@ def _checked_field(field) -> tuple[list[list[int | None]], int]:
     if gazelles > GAZELLE_COUNT:
         raise ValueError(f"there are only {GAZELLE_COUNT} gazelle cards, but {gazelles} are on the field")
     return grid, gazelles
+
+
+def _card_names(card: str) -> tuple[str, str]:
+    """A card as people say it: ``("Lion 3", "ライオン3")``, ``("Gazelle", "ガゼル")``."""
+    color = _COLOR[card]
+    if color is None:
+        return "Gazelle", "ガゼル"
+    en, ja = _NAMES[color]
+    return f"{en} {_VALUE[card]}", f"{ja}{_VALUE[card]}"
+
+
+def _cards_en(cards: list[str]) -> str:
+    return ", ".join(_card_names(c)[0] for c in cards)
+
+
+def _cards_ja(cards: list[str]) -> str:
+    return "、".join(_card_names(c)[1] for c in cards)
+
+
+# --------------------------------------------------------------------------- the engine
+
+HAND_SIZES = {3: 8, 4: 7}
+"""Cards dealt to each player, by number of players (the book)."""
+HERD_START = 20
+ROUNDS = 3
+ADJUSTMENTS = 3
+"""How many times per round every player passes a card to the left."""
+STEPS = {"pass": ("pass",), "start": ("place",), "turn": ("play", "take"), "place": ("place",), "over": ()}
+"""The step a round is in -> the action types it accepts."""
+_FIELDS = {"pass": {"type", "card"}, "play": {"type", "card", "cell"}, "place": {"type", "card", "cell"}}
+_NEIGHBOURS = ((-1, 0), (1, 0), (0, -1), (0, 1))
+
+
+class LionSquare(Game):
+    """The Lion Square engine. The field is stored as ``[row, column, card]`` triples in the
+    order the cards were put down. Coordinates are relative to the first card of the current
+    field (it sits at ``[0, 0]``; rows grow towards the south, columns towards the east) and
+    stay put while the field lives; when a take empties the field, the next card is the new
+    ``[0, 0]``. The field floats: rule [2] only bounds the box around its cards."""
+
+    id = "lion-square"
+    title = {"en": "Lion Square", "ja": "らいおんスクエア"}
+    min_players = 3
+    max_players = 4
+    options = ()
+
+    # ------------------------------------------------------------------ setup and rounds
+
+    def _setup(self, state: dict, rng: Rng) -> None:
+        players = state["players"]
+        state["round"] = 1
+        state["herds"] = [HERD_START] * players
+        state["start_player"] = 0
+        state["last_round"] = None
+        self._deal(state, rng)
+
+    def _deal(self, state: dict, rng: Rng) -> None:
+        """Start a round: everything gathered and shuffled, hands dealt, the rest and the
+        gazelles shuffled into the Square pile, then the hand adjustment."""
+        players = state["players"]
+        size = HAND_SIZES[players]
+        carnivores = list(CARNIVORES)
+        rng.shuffle(carnivores)
+        state["hands"] = [sorted(carnivores[s * size : (s + 1) * size], key=_ORDER.__getitem__) for s in range(players)]
+        pile = carnivores[players * size :] + list(GAZELLES)
+        rng.shuffle(pile)
+        state["pile"] = pile
+        state["field"] = []
+        state["taken"] = [[] for _ in range(players)]
+        state["passes"] = [None] * players
+        state["adjustment"] = 1
+        state["step"] = "pass"
+        state["turn"] = None
+        state["last_placer"] = None
+        start = seat_ref(state["start_player"])
+        number = state["round"]
+        self.log(
+            state,
+            f"Round {number}: cards dealt, {start} is the start player. Hand adjustment: pass a card to the left",
+            f"第{number}ラウンド：カードを配りました。スタートプレイヤーは{start}。手札の調整：左隣にカードを渡します",
+        )
+
+    def _end_round(self, state: dict, rng: Rng, why_en: str, why_ja: str) -> None:
+        """Take the damage, then finish the game or deal the next round."""
+        players = state["players"]
+        grid = _south_grid(state["field"])
+        cells = [[_damage_cell(card) for card in row] for row in grid]
+        number = state["round"]
+        private = {}
+        for seat in range(players):
+            taken = len(state["taken"][seat])
+            gazelles = sum(1 for card in state["hands"][seat] if _COLOR[card] is None)
+            loss = damage(cells, SIDES[seat], taken, gazelles)
+            state["herds"][seat] -= loss
+            from_field = loss - (taken + 1) // 2 - gazelles
+            herd = state["herds"][seat]
+            private[seat] = (
+                f"Round {number}: you lose {loss} (field {from_field}, {taken} taken cards {(taken + 1) // 2}, "
+                f"gazelles in hand {gazelles}); your herd is now {herd}",
+                f"第{number}ラウンド：{loss}頭を失いました（場{from_field}、取ったカード{taken}枚で{(taken + 1) // 2}、"
+                f"手札のガゼル{gazelles}）。群れは{herd}頭",
+            )
+        self.log(state, f"Round {number} ends: {why_en}", f"第{number}ラウンド終了：{why_ja}", private=private)
+        state["last_round"] = {"round": number, "grid": grid, "taken": [len(t) for t in state["taken"]]}
+        if number == ROUNDS or min(state["herds"]) <= 0:
+            self._end_game(state)
+            return
+        state["round"] = number + 1
+        state["start_player"] = (state["last_placer"] + 1) % players
+        self._deal(state, rng)
+
+    def _end_game(self, state: dict) -> None:
+        herds = state["herds"]
+        scores = {str(seat): herd for seat, herd in enumerate(herds)}
+        best = max(herds)
+        lions_win = best <= 0
+        winners = [] if lions_win else [seat for seat, herd in enumerate(herds) if herd == best]
+        state["step"] = "over"
+        state["turn"] = None
+        if lions_win:
+            self.log(state, "Game over: every herd is gone, the lions win", "ゲーム終了：すべての群れが食べ尽くされ、ライオンの勝ち")
+        else:
+            who = " & ".join(seat_ref(s) for s in winners)
+            self.log(state, f"Game over: {who} wins with a herd of {best}", f"ゲーム終了：{who}の勝ち（群れ{best}頭）")
+        self.finish(state, {"winners": winners, "scores": scores, "lions_win": lions_win, "rounds": state["round"]})
+
+    # ------------------------------------------------------------------ whose move, which moves
+
+    def _to_act(self, state: dict) -> list[int]:
+        step = state["step"]
+        if step == "pass":
+            return [seat for seat, card in enumerate(state["passes"]) if card is None]
+        if step == "over":
+            return []
+        return [state["turn"]]
+
+    def _legal_actions(self, state: dict, seat: int) -> list[dict]:
+        step = state["step"]
+        hand = state["hands"][seat]
+        if step == "pass":
+            return [{"type": "pass", "card": card} for card in _most_held(hand)]
+        field = state["field"]
+        if step != "turn":  # "start" or "place": any card, obeying only [1] and [2]
+            cells = _open_cells(field)
+            return [{"type": "place", "card": card, "cell": [r, c]} for card in hand for r, c in cells]
+        colors = {(r, c): _COLOR[card] for r, c, card in field}
+        actions = []
+        for r, c in _open_cells(field):
+            touching = {colors.get((r + dr, c + dc)) for dr, dc in _NEIGHBOURS}
+            for card in hand:
+                color = _COLOR[card]
+                if color is None or color in touching:  # a gazelle ignores [3] and [4]
+                    actions.append({"type": "play", "card": card, "cell": [r, c]})
+        actions.extend({"type": "take", "row": r} for r in sorted({r for r, _, _ in field}))
+        actions.extend({"type": "take", "column": c} for c in sorted({c for _, c, _ in field}))
+        return actions
+
+    # ------------------------------------------------------------------ carrying out a move
+
+    def _apply(self, state: dict, seat: int, action: dict, rng: Rng) -> None:
+        kind = action["type"]
+        if kind == "pass":
+            self._choose_pass(state, seat, action["card"])
+        elif kind == "take":
+            self._take(state, seat, action)
+        else:
+            self._put(state, seat, action["card"], action["cell"], rng)
+
+    def _choose_pass(self, state: dict, seat: int, card: str) -> None:
+        players = state["players"]
+        state["hands"][seat].remove(card)
+        state["passes"][seat] = card
+        left = seat_ref((seat + 1) % players)
+        en, ja = _card_names(card)
+        self.log(
+            state,
+            f"{seat_ref(seat)} has chosen a card to pass",
+            f"{seat_ref(seat)}が渡すカードを選びました",
+            private={seat: (f"You chose {en} to pass to {left}", f"{left}に渡すカードに{ja}を選びました")},
+        )
+        if None in state["passes"]:
+            return
+        passes = state["passes"]
+        private = {}
+        for giver, card in enumerate(passes):
+            receiver = (giver + 1) % players
+            hand = state["hands"][receiver]
+            hand.append(card)
+            hand.sort(key=_ORDER.__getitem__)
+            got_en, got_ja = _card_names(card)
+            gave_en, gave_ja = _card_names(passes[receiver])
+            private[receiver] = (
+                f"You passed {gave_en} to {seat_ref((receiver + 1) % players)} "
+                f"and received {got_en} from {seat_ref(giver)}",
+                f"{seat_ref((receiver + 1) % players)}に{gave_ja}を渡し、{seat_ref(giver)}から{got_ja}を受け取りました",
+            )
+        number = state["adjustment"]
+        self.log(
+            state,
+            f"Hand adjustment {number} of {ADJUSTMENTS}: everyone passed a card to the left",
+            f"手札の調整 {number}/{ADJUSTMENTS}：全員が左隣にカードを渡しました",
+            private=private,
+        )
+        state["passes"] = [None] * players
+        if number < ADJUSTMENTS:
+            state["adjustment"] = number + 1
+            return
+        state["step"] = "start"
+        state["turn"] = state["start_player"]
+
+    def _take(self, state: dict, seat: int, action: dict) -> None:
+        if "row" in action:
+            line, index = 0, action["row"]
+        else:
+            line, index = 1, action["column"]
+        kept, taken = [], []
+        for entry in state["field"]:
+            (taken if entry[line] == index else kept).append(entry)
+        cards = [card for _, _, card in taken]
+        state["field"] = kept
+        state["taken"][seat].extend(cards)
+        drew = len(cards) == 3 and bool(state["pile"])
+        private = None
+        who = seat_ref(seat)
+        en = f"{who} takes {len(cards)} card{'s' if len(cards) > 1 else ''} ({_cards_en(cards)})"
+        ja = f"{who}が{len(cards)}枚（{_cards_ja(cards)}）を取りました"
+        if drew:
+            card = state["pile"].pop()
+            hand = state["hands"][seat]
+            hand.append(card)
+            hand.sort(key=_ORDER.__getitem__)
+            en += " and draws from the Square pile"
+            ja += "。スクエア山札から1枚引きます"
+            drawn_en, drawn_ja = _card_names(card)
+            private = {seat: (f"{en}: you drew {drawn_en}", f"{ja}：{drawn_ja}を引きました")}
+        self.log(state, en + "; now they place a card of their choice", ja + "。好きなカードを1枚出します", private=private)
+        state["step"] = "place"
+
+    def _put(self, state: dict, seat: int, card: str, cell: list, rng: Rng) -> None:
+        """A card goes on the field (a play, the round's first card, or the placement after
+        a take); then the round ends, the same seat goes again (a gazelle) or the next does."""
+        players = state["players"]
+        state["hands"][seat].remove(card)
+        state["field"].append([cell[0], cell[1], card])
+        state["last_placer"] = seat
+        gazelle = _COLOR[card] is None
+        en, ja = _card_names(card)
+        who = seat_ref(seat)
+        if gazelle:
+            self.log(state, f"{who} plays a Gazelle and takes another turn", f"{who}がガゼルを出し、もう1度手番を行います")
+        else:
+            self.log(state, f"{who} plays {en}", f"{who}が{ja}を出しました")
+        if len(state["field"]) == 9:
+            self._end_round(state, rng, "the square is full", "場に9枚並びました")
+            return
+        following = seat if gazelle else (seat + 1) % players
+        if not state["hands"][following]:
+            who = seat_ref(following)
+            self._end_round(state, rng, f"{who} has no cards to start the turn", f"{who}の手番の最初に手札がありません")
+            return
+        state["step"] = "turn"
+        state["turn"] = following
+
+    # ------------------------------------------------------------------ why not
+
+    def _explain(self, state: dict, seat: int, action) -> str:
+        step = state["step"]
+        allowed = STEPS[step]
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            return 'an action must be an object with a "type", such as {"type": "play", ...}'
+        kind = action["type"]
+        if kind not in allowed:
+            return _wrong_step(step, kind, state["adjustment"])
+        if kind == "take":
+            return _explain_take(state, action)
+        expected = _FIELDS[kind]
+        for key in action:
+            if key not in expected:
+                return f"a {kind} action has no field {key!r} (its fields: {', '.join(sorted(expected))})"
+        card = action.get("card")
+        hand = state["hands"][seat]
+        if not isinstance(card, str):
+            return f'a {kind} action needs "card", a card id such as "lion-3", not {card!r}'
+        if card not in _COLOR:
+            return f"there is no card {card!r} in Lion Square (cards look like 'lion-3' or 'gazelle-1')"
+        if card not in hand:
+            return f"you do not hold {card}"
+        if kind == "pass":
+            return _explain_pass(hand, card)
+        return _explain_cell(state, kind, card, action.get("cell", "missing"))
+
+    # ------------------------------------------------------------------ views
+
+    def _public_view(self, state: dict) -> dict:
+        field = state["field"]
+        step = state["step"]
+        last = state["last_round"]
+        return {
+            "round": state["round"],
+            "rounds": ROUNDS,
+            "step": step,
+            "turn": state["turn"],
+            "start_player": state["start_player"],
+            "adjustment": state["adjustment"] if step == "pass" else None,
+            "chosen": [card is not None for card in state["passes"]] if step == "pass" else None,
+            "field": [{"cell": [r, c], "card": card} for r, c, card in field],
+            "grid": _south_grid(field),
+            "grid_origin": _origin(field),
+            "hand_sizes": [len(hand) for hand in state["hands"]],
+            "taken": [len(cards) for cards in state["taken"]],
+            "pile": len(state["pile"]),
+            "sides": list(SIDES[: state["players"]]),
+            "last_round": None if last is None else {
+                "round": last["round"],
+                "grid": [list(row) for row in last["grid"]],
+                "taken": list(last["taken"]),
+            },
+        }
+
+    def _private_view(self, state: dict, seat: int) -> dict:
+        return {
+            "hand": list(state["hands"][seat]),
+            "herd": state["herds"][seat],
+            "passing": state["passes"][seat],
+            "side": SIDES[seat],
+        }
+
+    # ------------------------------------------------------------------ test hooks and speed
+
+    def _components(self, state: dict) -> list:
+        found = list(state["pile"])
+        for hand in state["hands"]:
+            found.extend(hand)
+        for cards in state["taken"]:
+            found.extend(cards)
+        found.extend(card for _, _, card in state["field"])
+        found.extend(card for card in state["passes"] if card is not None)
+        return found
+
+    def _scramble(self, state: dict, seat: int | None, rng: Rng) -> None:
+        """Shuffle among themselves: the Square pile, the face-down taken cards (everyone's:
+        only their counts show), the hands and chosen passes of the other seats; and, while the
+        game is on, the other seats' herd values."""
+        others = [s for s in range(state["players"]) if s != seat]
+        hidden = list(state["pile"])
+        for cards in state["taken"]:
+            hidden.extend(cards)
+        for other in others:
+            hidden.extend(state["hands"][other])
+            if state["passes"][other] is not None:
+                hidden.append(state["passes"][other])
+        rng.shuffle(hidden)
+
+        def deal(count: int) -> list[str]:
+            cards = hidden[-count:] if count else []
+            del hidden[len(hidden) - count :]
+            return cards
+
+        state["pile"] = deal(len(state["pile"]))
+        state["taken"] = [deal(len(cards)) for cards in state["taken"]]
+        for other in others:
+            state["hands"][other] = sorted(deal(len(state["hands"][other])), key=_ORDER.__getitem__)
+            if state["passes"][other] is not None:
+                state["passes"][other] = deal(1)[0]
+        if state["result"] is None:
+            herds = [state["herds"][other] for other in others]
+            rng.shuffle(herds)
+            for other, herd in zip(others, herds):
+                state["herds"][other] = herd
+
+    def _copy(self, state: dict) -> dict:
+        """A copy that shares what is never changed in place: log entries, field triples,
+        ``last_round`` and the result (each is replaced whole, never edited)."""
+        new = dict(state)
+        new["options"] = dict(state["options"])
+        new["log"] = list(state["log"])
+        new["hands"] = [list(hand) for hand in state["hands"]]
+        new["pile"] = list(state["pile"])
+        new["field"] = list(state["field"])
+        new["taken"] = [list(cards) for cards in state["taken"]]
+        new["passes"] = list(state["passes"])
+        new["herds"] = list(state["herds"])
+        return new
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _most_held(hand: list[str]) -> list[str]:
+    """The cards of the colours held most (hand adjustment): any tied colour, any number."""
+    counts: dict[str, int] = {}
+    for card in hand:
+        color = _COLOR[card]
+        if color is not None:
+            counts[color] = counts.get(color, 0) + 1
+    if not counts:
+        return []
+    most = max(counts.values())
+    return [card for card in hand if _COLOR[card] is not None and counts[_COLOR[card]] == most]
+
+
+def _box(cells) -> tuple[int, int, int, int]:
+    rows = [r for r, c in cells]
+    cols = [c for r, c in cells]
+    return min(rows), max(rows), min(cols), max(cols)
+
+
+def _open_cells(field: list) -> list[tuple[int, int]]:
+    """The cells a card may go on under rules [1] and [2]: empty, next to a card, and
+    keeping the field inside a 3 × 3 box. On an empty field: the origin."""
+    if not field:
+        return [(0, 0)]
+    taken = {(r, c) for r, c, _ in field}
+    top, bottom, left, right = _box(taken)
+    cells = set()
+    for r, c in taken:
+        for dr, dc in _NEIGHBOURS:
+            cell = (r + dr, c + dc)
+            if (
+                cell not in taken
+                and max(bottom, cell[0]) - min(top, cell[0]) < 3
+                and max(right, cell[1]) - min(left, cell[1]) < 3
+            ):
+                cells.add(cell)
+    return sorted(cells)
+
+
+def _origin(field: list) -> list[int] | None:
+    """The field coordinates of the normalized grid's top-left cell (None: empty field)."""
+    if not field:
+        return None
+    top, _, left, _ = _box([(r, c) for r, c, _ in field])
+    return [top, left]
+
+
+def _south_grid(field: list) -> list[list[str | None]]:
+    """The field as 3 rows of 3 card ids (None: empty) as seen from the south, its box's
+    top-left corner in the top-left cell."""
+    grid = [[None, None, None] for _ in range(3)]
+    if field:
+        top, left = _origin(field)
+        for r, c, card in field:
+            grid[r - top][c - left] = card
+    return grid
+
+
+def _damage_cell(card: str | None) -> dict | None:
+    """A grid cell as :func:`damage` reads it."""
+    if card is None:
+        return None
+    color = _COLOR[card]
+    return {"gazelle": True} if color is None else {"color": color, "n": _VALUE[card]}
+
+
+def _wrong_step(step: str, kind: str, adjustment: int) -> str:
+    allowed = ", ".join(STEPS[step])
+    if kind not in {"pass", "play", "take", "place"}:
+        return f"unknown action type {kind!r} (allowed now: {allowed})"
+    if step == "pass":
+        return (
+            f"the hand adjustment comes first: every player passes one card to the left, "
+            f"{ADJUSTMENTS} times (now pass {adjustment} of {ADJUSTMENTS}); use 'pass'"
+        )
+    if step == "start":
+        return "the start player first puts any card from hand in the centre: use 'place' with the cell [0, 0]"
+    if step == "place":
+        return "you took a line: now place any card from your hand next to the field, obeying only [1] and [2] ('place')"
+    if step == "turn" and kind == "place":
+        return "you may place a card of any colour only right after taking a line; now 'play' a card obeying [1]-[4] or 'take' a line"
+    if step == "turn":
+        return "the hand adjustment is over: 'play' a card or 'take' a line"
+    return "the game is over"
+
+
+def _explain_pass(hand: list[str], card: str) -> str:
+    most = _most_held(hand)
+    colors = sorted({_COLOR[c] for c in most}, key=lambda color: _ORDER[f"{color}-{min(_NUMBERS[color])}"])
+    count = sum(1 for c in hand if _COLOR[c] == colors[0]) if colors else 0
+    if colors and card not in most:
+        return (
+            f"hand adjustment: you must pass a card of the colour you hold most "
+            f"({' or '.join(colors)}, {count} cards each); {card} is not one"
+        )
+    return f"{card} cannot be passed now"
+
+
+def _explain_take(state: dict, action: dict) -> str:
+    keys = set(action) - {"type"}
+    if len(keys) != 1 or not keys <= {"row", "column"}:
+        return 'a take action names one line: {"type": "take", "row": r} or {"type": "take", "column": c}'
+    key = keys.pop()
+    index = action[key]
+    if type(index) is not int:
+        return f"the {key} must be a whole number, not {index!r}"
+    axis = 0 if key == "row" else 1
+    lines = sorted({entry[axis] for entry in state["field"]})
+    return f"{key} {index} of the field holds no card; take a {key} that holds at least one ({key}s now: {lines})"
+
+
+def _explain_cell(state: dict, kind: str, card: str, cell) -> str:
+    if not (isinstance(cell, list) and len(cell) == 2 and all(type(x) is int for x in cell)):
+        return f'the "cell" must be [row, column], two whole numbers, not {cell!r}'
+    field = state["field"]
+    r, c = cell
+    if not field:
+        return f"the field is empty: the first card goes at [0, 0], not [{r}, {c}]"
+    where = {(fr, fc): fcard for fr, fc, fcard in field}
+    if (r, c) in where:
+        return f"rule [1]: the cell [{r}, {c}] already holds {where[(r, c)]}; cards are never stacked"
+    around = [where.get((r + dr, c + dc)) for dr, dc in _NEIGHBOURS]
+    if all(x is None for x in around):
+        return f"rule [1]: the cell [{r}, {c}] touches no card; a card goes above, below, left or right of one"
+    top, bottom, left, right = _box([*where, (r, c)])
+    if bottom - top >= 3 or right - left >= 3:
+        return (
+            f"rule [2]: a card at [{r}, {c}] would make the field {bottom - top + 1} tall and "
+            f"{right - left + 1} wide; it must fit in a 3×3 square"
+        )
+    color = _COLOR[card]
+    if kind == "play" and color is not None:
+        if all(_COLOR[x] != color for x in where.values()):
+            return (
+                f"rule [3]: no {color} is on the field, and only colours already there may be played "
+                f"(a new colour comes in only with the card placed after taking a line)"
+            )
+        if all(x is None or _COLOR[x] != color for x in around):
+            return f"rule [4]: {card} must touch a {color} card, and [{r}, {c}] does not"
+    return "that move is not allowed now"
+
+
+GAME = LionSquare()
