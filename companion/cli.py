@@ -28,6 +28,27 @@ def _simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _config_check(args: argparse.Namespace) -> int:
+    from .config import load_config
+
+    config = load_config(args.file)  # a ConfigError is a ValueError: main() prints it, exit 2
+    display = config.display
+    buttons = config.buttons
+    print(f"{config.source or 'defaults'}: OK")
+    print(f"  hardware: {config.hardware} (pin factory {config.pin_factory})")
+    if display.driver == "none":
+        print("  display: none")
+    else:
+        print(f"  display: {display.driver} {display.width}x{display.height} on I2C bus {display.i2c_bus} "
+              f"at 0x{display.i2c_address:02X}, rotation {display.rotation}, contrast {display.contrast}")
+    pins = ", ".join(f"{name}=GPIO{pin}" for name, pin in buttons.pins.items())
+    print(f"  buttons: {buttons.profile} ({pins}; {'pull-up' if buttons.pull_up else 'no pull-up'})")
+    print(f"  web: http://{config.host}:{config.port}/  language: {config.language}  log level: {config.log_level}")
+    print(f"  data: {config.data_dir}")
+    print(f"  games: {', '.join(config.games)}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="companion", description="A tabletop companion for four Japanese indie games.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -39,6 +60,12 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
     simulate.add_argument("--options", help='game options as JSON, e.g. \'{"board": "back"}\'')
     simulate.set_defaults(run=_simulate)
+
+    config = commands.add_parser("config", help="work with the configuration file")
+    config_commands = config.add_subparsers(dest="config_command", required=True, metavar="ACTION")
+    check = config_commands.add_parser("check", help="check a configuration file and summarise it")
+    check.add_argument("file", nargs="?", help="the TOML file (default: $COMPANION_CONFIG, else the built-in defaults)")
+    check.set_defaults(run=_config_check)
     return parser
 
 
