@@ -1,0 +1,98 @@
+"""The web face of the table: a JSON API for phones and a public page for a shared screen.
+
+:func:`create_app` builds the Flask application around one :class:`companion.table.Table`.
+The table lives in this one process (it holds the game in memory and the SQLite log),
+so the app is served by one multi-threaded process: see ``docs/server.md``.
+
+Blueprints:
+
+- ``web.api``   -- ``/api/...``: the JSON API and the event stream (``docs/api.md``);
+- ``web.pages`` -- the HTML pages (join, rejoin, phone, table screen, host tools);
+- ``web.display`` -- the OLED panel's mirror, only when a panel is given.
+
+``web.auth`` holds what both use to turn cookies and tokens into a seat or host right.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from flask import Flask, request
+from werkzeug.exceptions import HTTPException
+
+from companion.table import Table
+
+from .events import EventHub
+
+MAX_BODY_BYTES = 16 * 1024
+"""No request body may be larger: every legitimate one (an action, a name) is far smaller."""
+
+KEEPALIVE_SECONDS = 20.0
+"""How often an idle event stream sends a comment, so proxies and phones keep it open."""
+
+STREAM_SECONDS = 300.0
+"""How long one event stream lives before the browser is asked to reconnect. A phone that
+vanished without closing its connection (walked out of Wi-Fi range) thus frees its server
+thread within minutes even if the kernel keeps accepting writes for it."""
+
+
+@dataclass
+class Companion:
+    """What the blueprints need besides Flask, kept in ``app.extensions["companion"]``."""
+
+    table: Table
+    events: EventHub
+    panel: object | None
+    language: str
+    public_url: str | None
+
+
+def create_app(
+    table: Table,
+    *,
+    panel: object | None = None,
+    language: str = "auto",
+    public_url: str | None = None,
+    keepalive_seconds: float = KEEPALIVE_SECONDS,
+    stream_seconds: float = STREAM_SECONDS,
+) -> Flask:
+    """The Flask app serving ``table``.
+
+    ``panel``: the OLED panel object, whose ``/display`` routes are then registered;
+    ``language``: ``"auto"`` (the browser's), ``"en"`` or ``"ja"``, the pages' default;
+    ``public_url``: the address phones should use (e.g. ``http://192.168.1.20``), for the
+    join QR code; None uses the address each request came to.
+    ``keepalive_seconds``/``stream_seconds``: the event stream's timing (tests shorten them).
+
+    Call ``app.extensions["companion"].events.stop()`` when the server stops, so that
+    open event streams end instead of holding the server's threads.
+    """
+    app = Flask(__name__)
+    app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
+    app.config["JSON_SORT_KEYS"] = False
+    app.json.ensure_ascii = False  # Japanese names travel as UTF-8, not \\u escapes
+    app.json.sort_keys = False
+    events = EventHub(table, keepalive_seconds=keepalive_seconds, stream_seconds=stream_seconds)
+    app.extensions["companion"] = Companion(table, events, panel, language, public_url)
+
+    from . import api
+
+    app.register_blueprint(api.blueprint)
+
+    @app.after_request
+    def _security_headers(response):
+        # A rejoin link carries a seat token: never leak the address to another site.
+        response.headers["Referrer-Policy"] = "no-referrer"
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers.setdefault("X-Frame-Options", "DENY")
+        return response
+
+    @app.errorhandler(HTTPException)
+    def _http_error(error: HTTPException):
+        """Under /api every error is JSON ``{"error": ...}``; pages keep Flask's own
+        (or their blueprint's) error pages."""
+        if request.path.startswith("/api/"):
+            return api.error_response(error)
+        return error
+
+    return app

@@ -1,0 +1,378 @@
+"""The JSON API under ``/api`` (documented in ``docs/api.md``).
+
+Every answer is JSON; every refusal is a 4xx ``{"error": "<plain words>"}`` (plus
+``"error_ja"`` when the web layer has its own Japanese wording) and changes nothing.
+How refusals map to statuses:
+
+=====  ==========================================================================
+400    a malformed request (bad JSON, missing or unknown fields, a bad name, players,
+       seed or options)
+401    no token, or a token that opens nothing here (any more)
+403    not allowed: only the host may; a cross-site request
+404    no such route, seat, game or join code
+405    wrong method
+409    the table is not in a state that allows it (seat taken, stale view, nothing to undo)
+413    a body larger than 16 KiB
+415    a body that is not ``application/json``
+422    an action the rules do not allow now (out of turn, illegal: the reason names the rule)
+503    the disk refused to save the change (nothing was changed)
+=====  ==========================================================================
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+
+import segno
+from flask import Blueprint, Response, current_app, jsonify, request
+from werkzeug.exceptions import HTTPException
+
+from companion import games
+from companion.table import Conflict, Forbidden, IllegalAction, NotFound, StorageError, Table, TableError
+
+from . import auth
+
+log = logging.getLogger(__name__)
+
+blueprint = Blueprint("api", __name__, url_prefix="/api")
+
+
+class ApiError(Exception):
+    """A refusal worded by the web layer itself, in English and Japanese."""
+
+    def __init__(self, status: int, en: str, ja: str):
+        super().__init__(en)
+        self.status, self.en, self.ja = status, en, ja
+
+
+# The web layer's own refusals. Core errors (the table's, the engines') are English only.
+NEED_TOKEN = ApiError(401, "join a seat first: this request needs your seat token",
+                      "先に席に着いてください（この操作には席のトークンが必要です）")
+TOKEN_DEAD = ApiError(401, "your token does not open anything at this table any more (was your seat freed?): join again",
+                      "このトークンはもう使えません（席が解放されたかもしれません）。もう一度参加してください")
+HOST_ONLY = ApiError(403, "only the host can do that", "それはホストだけができます")
+HOST_HAS_NO_SEAT = ApiError(403, "you are the host but hold no seat: only seated players make moves",
+                            "あなたはホストですが席がありません。手番の操作は席に着いたプレイヤーだけです")
+NOT_JSON = ApiError(415, "the body must be JSON, sent with Content-Type: application/json",
+                    "本文は JSON で、Content-Type: application/json を付けて送ってください")
+BAD_JSON = ApiError(400, "the body is not valid JSON", "本文が正しい JSON ではありません")
+NOT_OBJECT = ApiError(400, "the body must be a JSON object, such as {\"name\": \"Aki\"}",
+                      "本文は {\"name\": \"Aki\"} のような JSON オブジェクトにしてください")
+STOPPING = ApiError(503, "the companion is shutting down: try again in a moment",
+                    "コンパニオンは停止中です。少し待ってからもう一度どうぞ")
+
+_CSRF_JA = "このリクエストは他のサイトから送られた可能性があるため拒否しました"
+_STORAGE_JA = "ディスクに保存できませんでした。何も変更されていません"
+
+_HTTP_ERRORS = {
+    404: ("there is no such API route", "そのような API はありません"),
+    405: ("this route does not accept that method", "この API はそのメソッドを受け付けません"),
+    413: ("the request body is too large (at most 16 KiB)", "リクエストの本文が大きすぎます（16 KiB まで）"),
+}
+
+
+def error_response(error: HTTPException) -> Response:
+    """An HTTP error raised by Flask or Werkzeug (no such route, body too large...) as JSON."""
+    status = error.code or 500
+    if status >= 500:
+        en, ja = "something went wrong inside the companion; the table was not changed", "内部エラーが起きました。テーブルは変更されていません"
+    else:
+        en, ja = _HTTP_ERRORS.get(status, (error.description or error.name, None))
+    return _refusal(status, en, ja)
+
+
+def _refusal(status: int, en: str, ja: str | None = None) -> Response:
+    body = {"error": en}
+    if ja:
+        body["error_ja"] = ja
+    response = jsonify(body)
+    response.status_code = status
+    return response
+
+
+@blueprint.errorhandler(ApiError)
+def _api_error(error: ApiError):
+    return _refusal(error.status, error.en, error.ja)
+
+
+@blueprint.errorhandler(IllegalAction)
+def _illegal(error: IllegalAction):
+    return _refusal(422, str(error))
+
+
+@blueprint.errorhandler(TableError)
+def _table_error(error: TableError):
+    status = 404 if isinstance(error, NotFound) else 403 if isinstance(error, Forbidden) else 409 if isinstance(error, Conflict) else 400
+    return _refusal(status, str(error))
+
+
+@blueprint.errorhandler(StorageError)
+def _storage_error(error: StorageError):
+    log.error("storage failure: %s", error)
+    return _refusal(503, f"the companion could not save this, so nothing was changed ({error})", _STORAGE_JA)
+
+
+# ---------------------------------------------------------------- request helpers
+
+
+def _table() -> Table:
+    return current_app.extensions["companion"].table
+
+
+def _base_url() -> str:
+    return current_app.extensions["companion"].public_url or request.host_url
+
+
+def _join_url(table: Table) -> str:
+    return _base_url().rstrip("/") + "/J/" + table.join_code
+
+
+@blueprint.before_request
+def _refuse_cross_site():
+    if request.method == "POST":
+        problem = auth.csrf_problem(request)
+        if problem:
+            return _refusal(403, problem, _CSRF_JA)
+    return None
+
+
+@blueprint.after_request
+def _no_store(response: Response) -> Response:
+    # Views hold a seat's secrets: no browser or proxy cache may keep them.
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def _reject_constant(name: str):
+    raise ValueError(f"{name} is not JSON")
+
+
+def _body(required: tuple[str, ...] = (), optional: tuple[str, ...] = ()) -> dict:
+    """The request's JSON object, with exactly the ``required`` fields and maybe the
+    ``optional`` ones. A route without fields also takes an empty body."""
+    raw = request.get_data(cache=True)  # over 16 KiB: Werkzeug raises 413 here
+    if not raw and not required:
+        return {}
+    if request.mimetype != "application/json":
+        raise NOT_JSON
+    try:
+        body = json.loads(raw, parse_constant=_reject_constant)
+    except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError too
+        raise BAD_JSON from None
+    if not isinstance(body, dict):
+        raise NOT_OBJECT
+    missing = [name for name in required if name not in body]
+    if missing:
+        raise ApiError(400, f"the body lacks the field {', '.join(missing)}", f"本文に {', '.join(missing)} がありません")
+    unknown = [name for name in body if name not in required + optional]
+    if unknown:
+        allowed = ", ".join(required + optional) or "none"
+        raise ApiError(400, f"unknown field {', '.join(map(repr, unknown))} (this route takes: {allowed})",
+                       f"不明な項目 {', '.join(map(repr, unknown))} があります（使える項目: {allowed}）")
+    return body
+
+
+def _require_seat(table: Table) -> int:
+    seat = auth.seat_of(table, request)
+    if seat is None:
+        if not auth.candidate_tokens(request):
+            raise NEED_TOKEN
+        if auth.is_host(table, request):
+            raise HOST_HAS_NO_SEAT
+        raise TOKEN_DEAD
+    return seat
+
+
+def _require_host(table: Table) -> None:
+    if not auth.is_host(table, request):
+        if not auth.candidate_tokens(request):
+            raise ApiError(401, "only the host can do that, and this request carries no token",
+                           "それはホストだけができます（トークンがありません）")
+        raise HOST_ONLY
+
+
+def _visible_seat(table: Table) -> int | None:
+    """The seat whose view the caller may read: its own, or None (the public view) for the
+    host without a seat and for visitors. A token that opens nothing is refused."""
+    if auth.candidate_tokens(request) and auth.own_token(table, request) is None:
+        raise TOKEN_DEAD
+    return auth.seat_of(table, request)
+
+
+def _svg(text: str) -> Response:
+    buffer = io.BytesIO()
+    segno.make(text, error="m").save(buffer, kind="svg", scale=8, border=2, xmldecl=False, svgns=True)
+    return Response(buffer.getvalue(), mimetype="image/svg+xml")
+
+
+# ---------------------------------------------------------------- routes
+
+
+@blueprint.get("/ping")
+def ping():
+    """The cheapest route: the ceiling the benchmark compares the others with."""
+    return {"ok": True}
+
+
+@blueprint.get("/table")
+def table_info():
+    """The public table: seats, host, offered games, the public view, recent games."""
+    table = _table()
+    info = table.public()
+    info["join_url"] = _join_url(table)
+    return info
+
+
+@blueprint.post("/game")
+def start_game():
+    """Start a game. On a table without a host the caller becomes host; then only the host may."""
+    table = _table()
+    body = _body(required=("game", "players"), optional=("seed", "options"))
+    game_id, players, seed, options = body["game"], body["players"], body.get("seed"), body.get("options")
+    host_token = None
+    if table.has_host:
+        _require_host(table)
+    else:
+        # Check the request in full before claiming the table, so a refused start claims nothing.
+        if game_id not in table.offered_games:
+            raise NotFound(f"this table does not offer the game {game_id!r} (it offers: {', '.join(table.offered_games)})")
+        try:
+            games.get(game_id).setup(players, 0 if seed is None else seed, options)
+        except ValueError as error:
+            raise TableError(str(error)) from None
+        host_token = table.claim_host()
+    try:
+        table.start_game(game_id, players, seed, options)
+    except TableError:
+        raise
+    except ValueError as error:  # bad players, seed or options, from the engine's setup
+        raise TableError(str(error)) from None
+    info = table.public()
+    info["join_url"] = _join_url(table)
+    if host_token is None:
+        return info
+    info["host_token"] = host_token
+    info["rejoin_url"] = auth.rejoin_url(_base_url(), host_token)
+    response = jsonify(info)
+    auth.set_token_cookie(response, "host", host_token)
+    return response
+
+
+@blueprint.post("/seats/<int:seat>/join")
+def join(seat: int):
+    """Take a free seat under a name; the answer carries the seat token (and sets its cookie)."""
+    table = _table()
+    body = _body(required=("name",))
+    token = table.join(seat, body["name"])
+    response = jsonify({"seat": seat, "token": token, "rejoin_url": auth.rejoin_url(_base_url(), token)})
+    auth.set_token_cookie(response, "seat", token)
+    return response
+
+
+@blueprint.post("/seats/<int:seat>/free")
+def free_seat(seat: int):
+    """The host frees a seat: its token stops working, its cards stay in play."""
+    table = _table()
+    _body()
+    _require_host(table)
+    table.free_seat(seat)
+    return table.public()
+
+
+@blueprint.get("/view")
+def view():
+    """The caller's view with its legal actions; the public view for the seatless."""
+    table = _table()
+    return table.view(_visible_seat(table))
+
+
+@blueprint.post("/actions")
+def act():
+    """Make a move: ``{"action": <one of the view's actions>, "version": <the view's version>}``."""
+    table = _table()
+    body = _body(required=("action", "version"))
+    seat = _require_seat(table)
+    table.act(seat, body["action"], body["version"])
+    return table.view(seat)
+
+
+@blueprint.post("/undo")
+def undo():
+    """The host takes back the last move; the answer is the caller's new view."""
+    table = _table()
+    _body()
+    _require_host(table)
+    table.undo()
+    return table.view(auth.seat_of(table, request))
+
+
+@blueprint.post("/host/claim")
+def claim_host():
+    """Become host of a table that has none; the answer carries the host token."""
+    table = _table()
+    _body()
+    token = table.claim_host()
+    response = jsonify({"host_token": token, "rejoin_url": auth.rejoin_url(_base_url(), token)})
+    auth.set_token_cookie(response, "host", token)
+    return response
+
+
+@blueprint.post("/host/hand-over")
+def hand_over():
+    """The host gives hosting to a seated player; the old host token stops working."""
+    table = _table()
+    body = _body(required=("seat",))
+    _require_host(table)
+    table.hand_over_host(body["seat"])
+    return table.public()
+
+
+@blueprint.get("/me")
+def me():
+    """Who the caller is: ``{"seat", "host", "name", "rejoin_url"}``."""
+    table = _table()
+    held = auth.own_token(table, request)
+    seat = auth.seat_of(table, request)
+    return {
+        "seat": seat,
+        "host": auth.is_host(table, request),
+        "name": None if seat is None else table.names()[seat],
+        "rejoin_url": None if held is None else auth.rejoin_url(_base_url(), held[1]),
+    }
+
+
+@blueprint.get("/join-qr.svg")
+def join_qr():
+    """The join URL as a QR code. Upper case, so the code uses QR's compact alphanumeric mode
+    (scheme, host and the /J/ route are all case-insensitive)."""
+    return _svg(_join_url(_table()).upper())
+
+
+@blueprint.get("/rejoin-qr.svg")
+def rejoin_qr():
+    """The caller's own rejoin link as a QR code, to carry the seat to another phone."""
+    table = _table()
+    held = auth.own_token(table, request)
+    if held is None:
+        raise NEED_TOKEN if not auth.candidate_tokens(request) else TOKEN_DEAD
+    return _svg(auth.rejoin_url(_base_url(), held[1]))
+
+
+@blueprint.get("/events")
+def events():
+    """Server-Sent Events with the table's version (see ``web.events``)."""
+    hub = current_app.extensions["companion"].events
+    if hub.stopping:
+        raise STOPPING
+    header = request.headers.get("Last-Event-ID")
+    last_seen = None
+    if header is not None:
+        try:
+            last_seen = int(header)
+        except ValueError:
+            raise ApiError(400, "Last-Event-ID must be a version number", "Last-Event-ID はバージョン番号にしてください") from None
+    response = Response(hub.stream(last_seen), mimetype="text/event-stream")
+    response.headers["X-Accel-Buffering"] = "no"
+    return response
