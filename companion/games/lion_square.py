@@ -301,12 +301,14 @@ class LionSquare(Game):
             cells = _open_cells(field)
             return [{"type": "place", "card": card, "cell": [r, c]} for card in hand for r, c in cells]
         colors = {(r, c): _COLOR[card] for r, c, card in field}
+        hand_colors = [(card, _COLOR[card]) for card in hand]
         actions = []
         for r, c in _open_cells(field):
-            touching = {colors.get((r + dr, c + dc)) for dr, dc in _NEIGHBOURS}
-            for card in hand:
-                color = _COLOR[card]
-                if color is None or color in touching:  # a gazelle ignores [3] and [4]
+            # Rule [4] (which implies [3]): the colours this cell touches. A gazelle on the
+            # field has colour None, so it lets no card through; a gazelle in hand needs none.
+            touching = (colors.get((r - 1, c)), colors.get((r + 1, c)), colors.get((r, c - 1)), colors.get((r, c + 1)))
+            for card, color in hand_colors:
+                if color is None or color in touching:
                     actions.append({"type": "play", "card": card, "cell": [r, c]})
         actions.extend({"type": "take", "row": r} for r in sorted({r for r, _, _ in field}))
         actions.extend({"type": "take", "column": c} for c in sorted({c for _, c, _ in field}))
@@ -567,18 +569,22 @@ def _open_cells(field: list) -> list[tuple[int, int]]:
     keeping the field inside a 3 × 3 box. On an empty field: the origin."""
     if not field:
         return [(0, 0)]
-    taken = {(r, c) for r, c, _ in field}
-    top, bottom, left, right = _box(taken)
+    occupied = {(r, c) for r, c, _ in field}
+    rows = [r for r, _ in occupied]
+    cols = [c for _, c in occupied]
+    # Rule [2] as bounds: a new card may stretch the box to 3, never beyond.
+    top, bottom = max(rows) - 2, min(rows) + 2
+    left, right = max(cols) - 2, min(cols) + 2
     cells = set()
-    for r, c in taken:
-        for dr, dc in _NEIGHBOURS:
-            cell = (r + dr, c + dc)
-            if (
-                cell not in taken
-                and max(bottom, cell[0]) - min(top, cell[0]) < 3
-                and max(right, cell[1]) - min(left, cell[1]) < 3
-            ):
-                cells.add(cell)
+    for r, c in occupied:
+        if r > top and (r - 1, c) not in occupied:
+            cells.add((r - 1, c))
+        if r < bottom and (r + 1, c) not in occupied:
+            cells.add((r + 1, c))
+        if c > left and (r, c - 1) not in occupied:
+            cells.add((r, c - 1))
+        if c < right and (r, c + 1) not in occupied:
+            cells.add((r, c + 1))
     return sorted(cells)
 
 
