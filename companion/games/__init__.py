@@ -21,6 +21,7 @@ _MODULES = {
     "lion-square": "lion_square",
     "meow-oracle": "meow_oracle",
     "swap5": "swap5",
+    "pig-house": "pig_house",
 }
 
 
