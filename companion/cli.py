@@ -49,6 +49,15 @@ def _config_check(args: argparse.Namespace) -> int:
     return 0
 
 
+def _serve(args: argparse.Namespace) -> int:
+    from .config import load_config
+    from .serve import serve
+
+    overrides = {"host": args.host, "port": args.port, "data_dir": args.data, "hardware": args.hardware,
+                 "log_level": args.log_level}
+    return serve(load_config(args.config, overrides))  # a ConfigError is a ValueError: exit 2
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="companion", description="A tabletop companion for four Japanese indie games.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -66,6 +75,15 @@ def build_parser() -> argparse.ArgumentParser:
     check = config_commands.add_parser("check", help="check a configuration file and summarise it")
     check.add_argument("file", nargs="?", help="the TOML file (default: $COMPANION_CONFIG, else the built-in defaults)")
     check.set_defaults(run=_config_check)
+
+    serve = commands.add_parser("serve", help="run the table: the web server for phones and the table screen")
+    serve.add_argument("--config", help="the TOML configuration file (default: $COMPANION_CONFIG, else built-in defaults)")
+    serve.add_argument("--host", help="address to listen on (default from the configuration: 0.0.0.0, every interface)")
+    serve.add_argument("--port", type=int, help="port to listen on (default from the configuration: 8000)")
+    serve.add_argument("--data", help="directory of the table's database (default: the user's data directory)")
+    serve.add_argument("--hardware", choices=("auto", "mock", "real"), help="OLED and buttons: real, mock, or auto (real on a Pi)")
+    serve.add_argument("--log-level", choices=("debug", "info", "warning", "error"), help="how much to log to stderr")
+    serve.set_defaults(run=_serve)
     return parser
 
 

@@ -1,0 +1,134 @@
+"""``companion serve``: the composition root that puts the appliance together.
+
+    Config -> Table -> Flask app (web) -> waitress WSGI server
+
+The steps are separate functions so the pieces that come later slot in without
+reshaping this file: the OLED panel is built between the table and the app and handed
+to :func:`build_app`; a systemd ``ready()`` notification belongs right after
+:class:`Server` is listening (in :func:`serve`, before ``serve_forever``) and a watchdog
+heartbeat in a thread that :func:`serve` starts beside it. Why waitress, and why one
+process with many threads: ``docs/server.md``.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import socket
+import threading
+
+import waitress
+from flask import Flask
+from waitress import wasyncore
+
+from .config import Config
+from .table import Table
+
+log = logging.getLogger(__name__)
+
+THREADS = 32
+"""Worker threads. Every open event stream holds one: 8 phones and a table screen, each
+perhaps with a stream its phone dropped without closing (kept until the stream's own
+time limit), and still free threads to answer actions at once."""
+
+STOP_SECONDS = 4.0
+"""How long stopping waits for requests in progress (systemd allows 15 s; we promise 5)."""
+
+
+def build_app(table: Table, config: Config, panel: object | None = None) -> Flask:
+    """The web app for ``table``: the one place that decides what the web is given."""
+    from web import create_app  # the core never imports the web at module level
+
+    return create_app(table, panel=panel, language=config.language, public_url=public_url(config.host, config.port))
+
+
+def lan_address() -> str:
+    """This machine's address on the local network, as phones on the same Wi-Fi reach it.
+
+    Asks the kernel which interface would carry traffic to an outside address (a UDP
+    "connect" sends no packet), so it works without internet; 127.0.0.1 with no network.
+    """
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: never routed, never contacted
+            return probe.getsockname()[0]
+        except OSError:
+            return "127.0.0.1"
+
+
+def public_url(host: str, port: int) -> str:
+    """The address to print and to put in the join QR code: the LAN address when the
+    server listens on every interface, else the address it listens on."""
+    address = lan_address() if host in ("0.0.0.0", "::", "") else host
+    if ":" in address:
+        address = f"[{address}]"
+    return f"http://{address}/" if port == 80 else f"http://{address}:{port}/"
+
+
+class Server:
+    """waitress serving ``app``, stoppable from a signal handler or from any thread.
+
+    SSE through waitress: since waitress 3.0 ``send_bytes`` is 1, so every chunk the
+    event stream yields goes to the socket at once (older versions held output back until
+    18000 bytes piled up, which would have delayed events for minutes).
+    """
+
+    def __init__(self, app: Flask, host: str, port: int, threads: int = THREADS):
+        self.app = app
+        self._map: dict = {}  # waitress's socket map: ours, so stop() can empty it
+        self._waitress = waitress.create_server(
+            app,
+            map=self._map,
+            host=host,
+            port=port,
+            threads=threads,
+            ident="tabletop-companion",
+            asyncore_use_poll=True,  # select() cannot watch file descriptors above 1023
+        )
+        self._stopped = threading.Event()
+
+    @property
+    def port(self) -> int:
+        """The port listened on (the one the OS chose when 0 was asked for)."""
+        return self._waitress.effective_port
+
+    def serve_forever(self) -> None:
+        """Serve until :meth:`stop`; then wait (at most STOP_SECONDS) for requests in progress."""
+        try:
+            self._waitress.run()
+        finally:
+            self._waitress.task_dispatcher.shutdown(cancel_pending=True, timeout=STOP_SECONDS)
+            self._stopped.set()
+
+    def stop(self) -> None:
+        """End the event streams, then close every socket from inside waitress's own loop
+        (its thread owns the socket map), which makes :meth:`serve_forever` return."""
+        self.app.extensions["companion"].events.stop()
+        self._waitress.trigger.pull_trigger(lambda: wasyncore.close_all(self._map))
+
+    def wait_stopped(self, timeout: float | None = None) -> bool:
+        return self._stopped.wait(timeout)
+
+
+def serve(config: Config) -> int:
+    """Run the appliance until SIGTERM or SIGINT; returns the exit status."""
+    logging.basicConfig(level=config.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+    table = Table(config.data_dir, offered_games=config.games)
+    try:
+        app = build_app(table, config)
+        server = Server(app, config.host, config.port)
+        url = public_url(config.host, server.port)
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(signum, lambda number, frame: _stop(server, number))
+        log.info("data directory: %s (table version %d)", config.data_dir, table.version)
+        print(f"Tabletop Companion is ready: open {url} (players join at {url}J/{table.join_code})", flush=True)
+        server.serve_forever()
+        log.info("stopped")
+    finally:
+        table.close()
+    return 0
+
+
+def _stop(server: Server, signum: int) -> None:
+    log.info("%s received: stopping", signal.Signals(signum).name)
+    server.stop()
