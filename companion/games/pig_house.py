@@ -63,6 +63,12 @@ ACTION_TYPES = (
     "pig_lost", "invincible", "wolf_potted", "attack_done", "ground_pigs", "outer_pigs",
 )
 
+_SHARED_ON_COPY = frozenset(("edition", "options", "last_move", "result"))
+_FLAT_ON_COPY = frozenset(
+    ("log", "schedule", "deck", "discard", "movement_pile", "happening_deck", "happening_discard", "pigs", "invincibility_used")
+)
+"""How PigHouse._copy treats state keys: shared as they are, or copied as flat lists."""
+
 STEP_TEXT = {
     "pig_action": "the one pig action of a scouting turn",
     "roll": "rolling the die",
@@ -1013,10 +1019,17 @@ class PigHouse(Game):
                 where[key] = pool.pop()
 
     def _copy(self, state: dict) -> dict:
-        """A deep copy that shares the edition and the options (never changed after setup)
-        and the log entries (never changed once written)."""
-        new = {key: value if key in ("edition", "options") else _clone(value) for key, value in state.items()}
-        new["log"] = list(state["log"])
+        """A copy as deep as this engine's mutations: the edition, the options, log entries,
+        schedule entries and the last move are never changed once made, so the copy shares
+        them; the lists of ids and counts are copied flat; everything else is cloned deeply."""
+        new = {}
+        for key, value in state.items():
+            if key in _SHARED_ON_COPY:
+                new[key] = value
+            elif key in _FLAT_ON_COPY:
+                new[key] = list(value)
+            else:
+                new[key] = _clone(value)
         return new
 
 
