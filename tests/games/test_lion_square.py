@@ -4,9 +4,12 @@ States are built by hand with the helpers below (``_state``), so each test shows
 the table it is about. Card ids are ``"<species>-<n>"`` and ``"gazelle-1"``/``"gazelle-2"``.
 """
 
+import json
+from pathlib import Path
+
 import pytest
 
-from companion.games import lion_square
+from companion.games import IllegalAction, lion_square
 from companion.games.lion_square import damage
 
 
@@ -81,3 +84,392 @@ def test_the_deck_file_is_the_assumed_deck_of_the_rulings():
     assert [s["id"] for s in lion_square.SPECIES] == ["lion", "leopard", "cheetah", "hyena", "lycaon"]
     assert all(s["numbers"] == [0, 1, 2, 3, 4, 5] for s in lion_square.SPECIES)
     assert lion_square.GAZELLE_COUNT == 2
+
+
+def test_the_deck_file_says_it_is_a_guess():
+    text = (Path(lion_square.__file__).parent / "data" / "lion-square-deck.json").read_text(encoding="utf-8")
+    assert "(assumed)" in json.loads(text)["_assumed"]
+
+
+# --------------------------------------------------------------------------- the engine
+
+GAME = lion_square.GAME
+ORDER = {card: i for i, card in enumerate(lion_square.CARNIVORES + lion_square.GAZELLES)}
+
+
+def _table(players=3, hands=(), field=None, step="turn", turn=0, pile=(), taken=None, herds=None, round=1):
+    """A hand-built table in the middle of a round. ``field`` maps (row, column) to a card;
+    seats not given a hand hold nothing."""
+    state = GAME.setup(players, 1)
+    hands = [list(h) for h in hands] + [[] for _ in range(players - len(hands))]
+    state.update(
+        round=round,
+        step=step,
+        turn=turn,
+        hands=[sorted(h, key=ORDER.__getitem__) for h in hands],
+        field=[[r, c, card] for (r, c), card in (field or {}).items()],
+        pile=list(pile),
+        taken=[list(t) for t in taken] if taken else [[] for _ in range(players)],
+        herds=list(herds) if herds else [20] * players,
+        passes=[None] * players,
+    )
+    return state
+
+
+def _do(state, seat, kind, **fields):
+    return GAME.apply(state, seat, {"type": kind, **fields})
+
+
+def _refused(state, seat, action, message):
+    before = GAME.dump(state)
+    with pytest.raises(IllegalAction, match=message):
+        GAME.apply(state, seat, action)
+    assert GAME.dump(state) == before
+
+
+def _cards_on_field(state):
+    return {(r, c): card for r, c, card in state["field"]}
+
+
+# ------------------------------------------------------------------ setup
+
+
+@pytest.mark.parametrize("players, hand, pile", [(3, 8, 6 + 2), (4, 7, 2 + 2)])
+def test_setup_deals_the_hands_and_shuffles_the_rest_with_the_gazelles_into_the_square_pile(players, hand, pile):
+    state = GAME.setup(players, 7)
+    assert [len(h) for h in state["hands"]] == [hand] * players
+    assert all(not card.startswith("gazelle") for h in state["hands"] for card in h)
+    assert len(state["pile"]) == pile and {"gazelle-1", "gazelle-2"} <= set(state["pile"])
+    assert state["herds"] == [20] * players
+    assert GAME.to_act(state) == list(range(players))
+    public = GAME.view(state, None)["public"]
+    assert public["step"] == "pass" and public["adjustment"] == 1 and public["round"] == 1
+    assert public["start_player"] == 0
+    assert GAME.components(state) == sorted(lion_square.CARNIVORES + lion_square.GAZELLES)
+
+
+# ------------------------------------------------------------------ hand adjustment
+
+
+def test_hand_adjustment_must_pass_a_card_of_the_colour_held_most():
+    state = _table(step="pass", turn=None, hands=[["lion-1", "lion-2", "hyena-0"], ["hyena-1"], ["hyena-2"]])
+    assert GAME.legal_actions(state, 0) == [{"type": "pass", "card": "lion-1"}, {"type": "pass", "card": "lion-2"}]
+    _refused(state, 0, {"type": "pass", "card": "hyena-0"}, "must pass a card of the colour you hold most .lion, 2")
+
+
+def test_hand_adjustment_with_tied_colours_allows_any_of_them():
+    state = _table(step="pass", turn=None, hands=[["lion-1", "hyena-0", "hyena-3", "lion-4", "cheetah-2"]])
+    assert {a["card"] for a in GAME.legal_actions(state, 0)} == {"lion-1", "lion-4", "hyena-0", "hyena-3"}
+
+
+def test_hand_adjustment_choices_are_simultaneous_and_secret_until_all_have_chosen():
+    state = _table(step="pass", turn=None, hands=[["lion-1"], ["hyena-1"], ["cheetah-1"]])
+    state = _do(state, 1, "pass", card="hyena-1")
+    assert GAME.to_act(state) == [0, 2]
+    public = GAME.view(state, None)["public"]
+    assert public["chosen"] == [False, True, False]
+    assert GAME.view(state, 1)["private"]["passing"] == "hyena-1"
+    for seat in (None, 0, 2):
+        assert "hyena-1" not in json.dumps(GAME.view(state, seat)), f"seat {seat} sees the choice"
+    _refused(state, 1, {"type": "pass", "card": "hyena-1"}, "not your turn")
+
+
+def test_hand_adjustment_passes_left_three_times_then_the_start_player_starts():
+    state = _table(
+        step="pass",
+        turn=None,
+        hands=[["lion-1", "lion-2", "lion-3"], ["hyena-1", "hyena-2", "hyena-3"], ["cheetah-1", "cheetah-2", "cheetah-3"]],
+    )
+    state = _do(state, 0, "pass", card="lion-1")
+    state = _do(state, 2, "pass", card="cheetah-1")
+    state = _do(state, 1, "pass", card="hyena-1")
+    assert state["hands"] == [["lion-2", "lion-3", "cheetah-1"], ["lion-1", "hyena-2", "hyena-3"], ["cheetah-2", "cheetah-3", "hyena-1"]]
+    assert GAME.view(state, 1)["log"][-1]["text"]["en"] == "You passed Hyena 1 to {s2} and received Lion 1 from {s0}"
+    assert state["adjustment"] == 2 and GAME.to_act(state) == [0, 1, 2]
+    for _ in range(2):
+        for seat in range(3):
+            state = _do(state, seat, "pass", card=GAME.legal_actions(state, seat)[0]["card"])
+    assert state["step"] == "start" and GAME.to_act(state) == [0]
+
+
+# ------------------------------------------------------------------ the first card and rules [1]-[4]
+
+
+def test_the_start_player_puts_any_card_in_the_centre_then_the_left_neighbour_plays():
+    state = _table(step="start", hands=[["lion-1", "hyena-2"], ["lion-3"]])
+    assert GAME.legal_actions(state, 0) == [
+        {"type": "place", "card": "lion-1", "cell": [0, 0]},
+        {"type": "place", "card": "hyena-2", "cell": [0, 0]},
+    ]
+    _refused(state, 0, {"type": "place", "card": "lion-1", "cell": [1, 0]}, r"the first card goes at \[0, 0\]")
+    _refused(state, 0, {"type": "play", "card": "lion-1", "cell": [0, 0]}, "start player first puts any card")
+    state = _do(state, 0, "place", card="hyena-2", cell=[0, 0])
+    assert _cards_on_field(state) == {(0, 0): "hyena-2"}
+    assert state["step"] == "turn" and GAME.to_act(state) == [1]
+
+
+def test_rule_1_a_card_goes_next_to_a_card_and_never_on_one():
+    state = _table(hands=[["lion-2"]], field={(0, 0): "lion-1"})
+    assert [a["cell"] for a in GAME.legal_actions(state, 0) if a["type"] == "play"] == [[-1, 0], [0, -1], [0, 1], [1, 0]]
+    _refused(state, 0, {"type": "play", "card": "lion-2", "cell": [0, 0]}, r"rule \[1\]: .* already holds lion-1")
+    _refused(state, 0, {"type": "play", "card": "lion-2", "cell": [1, 1]}, r"rule \[1\]: the cell \[1, 1\] touches no card")
+
+
+def test_rule_2_the_box_floats_but_never_grows_past_three_by_three():
+    field = {(0, 0): "lion-1", (0, 1): "lion-2"}
+    state = _table(hands=[["lion-3", "lion-4"], ["lion-5"], ["hyena-0"]], field=field)
+    cells = [a["cell"] for a in GAME.legal_actions(state, 0) if a.get("card") == "lion-3" and a["type"] == "play"]
+    assert [0, -1] in cells and [0, 2] in cells  # the box may still grow either way
+    state = _do(state, 0, "play", card="lion-3", cell=[0, -1])
+    _refused(state, 1, {"type": "play", "card": "lion-5", "cell": [0, 2]}, r"rule \[2\]: .* 1 tall and 4 wide; it must fit in a 3×3")
+    state = _do(state, 1, "play", card="lion-5", cell=[-1, -1])  # growing upwards is fine
+    assert _cards_on_field(state)[(-1, -1)] == "lion-5"
+    public = GAME.view(state, None)["public"]
+    assert public["grid_origin"] == [-1, -1]
+    assert public["grid"] == [["lion-5", None, None], ["lion-3", "lion-1", "lion-2"], [None, None, None]]
+
+
+def test_rule_3_only_a_colour_already_on_the_field_may_be_played():
+    state = _table(hands=[["hyena-2", "lion-2"]], field={(0, 0): "lion-1"})
+    assert all(a.get("card") != "hyena-2" for a in GAME.legal_actions(state, 0))
+    _refused(state, 0, {"type": "play", "card": "hyena-2", "cell": [0, 1]}, r"rule \[3\]: no hyena is on the field")
+
+
+def test_rule_4_a_card_must_touch_a_card_of_its_own_colour():
+    state = _table(hands=[["hyena-2"]], field={(0, 0): "hyena-1", (0, 1): "lion-1"})
+    assert [a["cell"] for a in GAME.legal_actions(state, 0) if a["type"] == "play"] == [[-1, 0], [0, -1], [1, 0]]
+    _refused(state, 0, {"type": "play", "card": "hyena-2", "cell": [0, 2]}, r"rule \[4\]: hyena-2 must touch a hyena card")
+
+
+# ------------------------------------------------------------------ gazelles
+
+
+def test_a_gazelle_ignores_rule_3_and_gives_another_turn():
+    state = _table(hands=[["gazelle-1", "lion-2"], ["lion-3"]], field={(0, 0): "lion-1"})
+    assert {tuple(a["cell"]) for a in GAME.legal_actions(state, 0) if a.get("card") == "gazelle-1"} == {
+        (-1, 0), (0, -1), (0, 1), (1, 0)
+    }
+    state = _do(state, 0, "play", card="gazelle-1", cell=[0, 1])
+    assert state["step"] == "turn" and GAME.to_act(state) == [0]
+    assert GAME.view(state, None)["log"][-1]["text"]["en"] == "{s0} plays a Gazelle and takes another turn"
+
+
+def test_a_gazelle_on_the_field_never_satisfies_rule_4():
+    state = _table(hands=[["lion-2"]], field={(0, 0): "lion-1", (0, 1): "gazelle-1"})
+    _refused(state, 0, {"type": "play", "card": "lion-2", "cell": [0, 2]}, r"rule \[4\]: lion-2 must touch a lion card")
+    assert {"type": "play", "card": "lion-2", "cell": [1, 0]} in GAME.legal_actions(state, 0)
+
+
+# ------------------------------------------------------------------ taking a line
+
+
+def test_with_no_legal_play_the_only_moves_are_taking_a_row_or_column_that_holds_a_card():
+    state = _table(hands=[["hyena-1"]], field={(0, 0): "lion-1", (0, 1): "lion-2", (1, 1): "lion-3"})
+    assert GAME.legal_actions(state, 0) == [
+        {"type": "take", "row": 0},
+        {"type": "take", "row": 1},
+        {"type": "take", "column": 0},
+        {"type": "take", "column": 1},
+    ]
+    _refused(state, 0, {"type": "take", "row": 2}, r"row 2 of the field holds no card.*\(rows now: \[0, 1\]\)")
+
+
+def test_taking_is_allowed_even_when_a_play_exists():
+    state = _table(hands=[["lion-2"]], field={(0, 0): "lion-1"})
+    assert {"type": "take", "row": 0} in GAME.legal_actions(state, 0)
+
+
+def test_taking_three_cards_draws_from_the_square_pile_then_any_card_is_placed_obeying_only_rules_1_and_2():
+    field = {(0, 0): "lion-1", (0, 1): "lion-2", (0, 2): "lion-3", (1, 0): "hyena-1"}
+    state = _table(hands=[["cheetah-4"], ["lion-4"]], field=field, pile=["leopard-0", "gazelle-2"])
+    state = _do(state, 0, "take", row=0)
+    assert _cards_on_field(state) == {(1, 0): "hyena-1"}
+    assert state["taken"][0] == ["lion-1", "lion-2", "lion-3"]
+    assert state["hands"][0] == ["cheetah-4", "gazelle-2"] and state["pile"] == ["leopard-0"]
+    public = GAME.view(state, None)["public"]
+    assert public["taken"] == [3, 0, 0] and public["pile"] == 1 and public["hand_sizes"] == [2, 1, 0]
+    assert public["step"] == "place" and GAME.to_act(state) == [0]
+    assert "lion-1" not in json.dumps(public)  # taken cards lie face down
+    assert GAME.view(state, 0)["log"][-1]["text"]["en"].endswith("you drew Gazelle")
+    # A new colour may come in now, next to any card, but [1] and [2] still hold.
+    assert GAME.legal_actions(state, 0) == [
+        {"type": "place", "card": card, "cell": cell} for card in ("cheetah-4", "gazelle-2") for cell in ([0, 0], [1, -1], [1, 1], [2, 0])
+    ]
+    _refused(state, 0, {"type": "place", "card": "cheetah-4", "cell": [3, 0]}, r"rule \[1\]")
+    _refused(state, 0, {"type": "take", "row": 1}, "you took a line: now place any card")
+    state = _do(state, 0, "place", card="cheetah-4", cell=[1, 1])
+    assert _cards_on_field(state) == {(1, 0): "hyena-1", (1, 1): "cheetah-4"}
+    assert state["step"] == "turn" and GAME.to_act(state) == [1]
+
+
+@pytest.mark.parametrize("line, pile, drawn", [({"column": 0}, ["leopard-0"], False), ({"row": 0}, [], False), ({"row": 0}, ["leopard-0"], True)])
+def test_a_card_is_drawn_only_after_taking_exactly_three_and_only_from_a_pile_that_has_one(line, pile, drawn):
+    field = {(0, 0): "lion-1", (0, 1): "lion-2", (0, 2): "lion-3", (1, 0): "hyena-1"}
+    state = _do(_table(hands=[["cheetah-4"]], field=field, pile=pile), 0, "take", **line)
+    assert ("leopard-0" in state["hands"][0]) == drawn
+    assert len(state["pile"]) == len(pile) - drawn
+
+
+def test_a_take_that_empties_the_field_lets_the_placed_card_start_a_new_field():
+    state = _table(hands=[["cheetah-4", "hyena-2"], ["lion-3"]], field={(5, 7): "lion-1", (5, 8): "lion-2"})
+    state = _do(state, 0, "take", row=5)
+    assert state["field"] == [] and state["hands"][0] == ["cheetah-4", "hyena-2"]  # two taken: no draw
+    assert GAME.legal_actions(state, 0) == [
+        {"type": "place", "card": "cheetah-4", "cell": [0, 0]},
+        {"type": "place", "card": "hyena-2", "cell": [0, 0]},
+    ]
+    _refused(state, 0, {"type": "place", "card": "hyena-2", "cell": [5, 7]}, r"the field is empty: the first card goes at \[0, 0\]")
+    state = _do(state, 0, "place", card="hyena-2", cell=[0, 0])
+    assert _cards_on_field(state) == {(0, 0): "hyena-2"} and GAME.to_act(state) == [1]
+
+
+def test_a_gazelle_placed_after_a_take_also_gives_another_turn():
+    state = _table(hands=[["gazelle-1", "lion-5"]], field={(0, 0): "lion-1", (1, 0): "lion-2"})
+    state = _do(state, 0, "take", row=0)
+    state = _do(state, 0, "place", card="gazelle-1", cell=[1, 1])
+    assert state["step"] == "turn" and GAME.to_act(state) == [0]
+
+
+# ------------------------------------------------------------------ round end and damage
+
+# A field one card short of full, as seen from the south (grid coordinates = field coordinates):
+#   lion-1    lion-2    lion-3
+#   hyena-1   hyena-2   hyena-3
+#   cheetah-1 cheetah-2 (empty)
+EIGHT = {
+    (0, 0): "lion-1", (0, 1): "lion-2", (0, 2): "lion-3",
+    (1, 0): "hyena-1", (1, 1): "hyena-2", (1, 2): "hyena-3",
+    (2, 0): "cheetah-1", (2, 1): "cheetah-2",
+}  # fmt: skip
+
+
+def _ninth_card(players=3, herds=None, round=1):
+    """Seat 0 completes the square with cheetah-3. Then seat 0 (south) loses 1+2+3 from the
+    bottom row and 1 for the gazelle in hand: 7; seat 1 (west) the left column 1+1+1 and
+    half its 3 taken cards rounded up, 2: 5; seat 2 (north) the top row 1+2+3 and a gazelle:
+    7; with 4 players seat 3 (east) the right column 3+3+3: 9."""
+    hands = [["cheetah-3", "gazelle-1"], ["leopard-5"], ["gazelle-2"], ["leopard-4"]][:players]
+    taken = [[], ["leopard-0", "leopard-1", "leopard-2"], [], []][:players]
+    state = _table(players, hands=hands, field=EIGHT, taken=taken, herds=herds, round=round)
+    return _do(state, 0, "play", card="cheetah-3", cell=[2, 2])
+
+
+def test_the_round_ends_when_the_square_is_full_and_each_side_takes_its_damage():
+    state = _ninth_card(3)
+    assert state["herds"] == [13, 15, 13]
+    assert GAME.view(state, 1)["private"]["herd"] == 15
+    entry = next(e for e in reversed(GAME.view(state, 1)["log"]) if e["text"]["en"].startswith("Round 1:"))
+    assert entry["text"]["en"] == "Round 1: you lose 5 (field 3, 3 taken cards 2, gazelles in hand 0); your herd is now 15"
+    last = GAME.view(state, None)["public"]["last_round"]
+    assert last == {"round": 1, "grid": [["lion-1", "lion-2", "lion-3"], ["hyena-1", "hyena-2", "hyena-3"], ["cheetah-1", "cheetah-2", "cheetah-3"]], "taken": [0, 3, 0]}
+
+
+def test_with_four_players_the_east_side_takes_damage_too():
+    assert _ninth_card(4)["herds"] == [13, 15, 13, 11]
+
+
+def test_the_next_round_is_reshuffled_and_started_by_the_player_after_the_last_to_put_a_card_down():
+    state = _ninth_card(3)
+    assert state["round"] == 2 and state["start_player"] == 1 and state["result"] is None
+    assert state["step"] == "pass" and GAME.to_act(state) == [0, 1, 2]
+    assert [len(h) for h in state["hands"]] == [8, 8, 8] and len(state["pile"]) == 8
+    assert state["field"] == [] and state["taken"] == [[], [], []]
+    assert GAME.components(state) == sorted(lion_square.CARNIVORES + lion_square.GAZELLES)
+    assert state["hands"] != GAME.setup(3, 1)["hands"]
+
+
+def test_the_round_ends_when_a_turn_starts_with_an_empty_hand():
+    state = _table(hands=[["lion-2"], [], ["gazelle-1"]], field={(0, 0): "lion-1"})
+    state = _do(state, 0, "play", card="lion-2", cell=[0, 1])
+    # South sees lion-1 and lion-2 (3); seat 2 still holds a gazelle (1).
+    assert state["round"] == 2 and state["herds"] == [17, 20 - 1, 20 - 3 - 1]
+    assert state["start_player"] == 1
+
+
+def test_the_extra_turn_of_a_last_gazelle_starts_with_an_empty_hand_and_ends_the_round():
+    state = _table(hands=[["gazelle-1"], ["lion-5"], ["lion-4"]], field={(0, 0): "lion-1"})
+    state = _do(state, 0, "play", card="gazelle-1", cell=[0, 1])
+    assert state["round"] == 2 and state["start_player"] == 1
+
+
+# ------------------------------------------------------------------ game end
+
+
+def test_the_game_ends_after_round_three_and_the_biggest_herd_wins():
+    state = _ninth_card(3, round=3)
+    assert GAME.is_over(state) and GAME.to_act(state) == []
+    assert GAME.result(state) == {"winners": [1], "scores": {"0": 13, "1": 15, "2": 13}, "lions_win": False, "rounds": 3}
+    assert GAME.view(state, None)["public"]["step"] == "over"
+    assert GAME.view(state, 2)["result"]["scores"]["1"] == 15  # herds are revealed at the end
+
+
+def test_the_game_ends_early_when_a_herd_is_gone_and_ties_share_the_win():
+    state = _ninth_card(3, herds=[10, 8, 6])
+    assert GAME.result(state) == {"winners": [0, 1], "scores": {"0": 3, "1": 3, "2": -1}, "lions_win": False, "rounds": 1}
+
+
+def test_a_herd_at_exactly_zero_ends_the_game():
+    state = _ninth_card(3, herds=[20, 20, 7])
+    assert GAME.result(state)["winners"] == [1] and GAME.result(state)["scores"]["2"] == 0
+
+
+def test_when_every_herd_is_gone_the_lions_win_and_nobody_else():
+    state = _ninth_card(3, herds=[7, 5, 6])
+    assert GAME.result(state) == {"winners": [], "scores": {"0": 0, "1": 0, "2": -1}, "lions_win": True, "rounds": 1}
+    assert "the lions win" in GAME.view(state, None)["log"][-1]["text"]["en"]
+
+
+def test_after_the_game_nobody_may_act():
+    state = _ninth_card(3, round=3)
+    _refused(state, 0, {"type": "pass", "card": "lion-1"}, "the game is over")
+
+
+# ------------------------------------------------------------------ what each seat sees
+
+
+def test_hands_and_herds_are_private_and_the_rest_is_public():
+    state = _table(hands=[["lion-2", "gazelle-1"], ["hyena-3"], ["cheetah-4"]], field={(0, 0): "lion-1"}, pile=["leopard-0"], taken=[[], ["lycaon-5"], []], herds=[20, 11, 9])
+    public = GAME.view(state, None)["public"]
+    assert public["hand_sizes"] == [2, 1, 1] and public["taken"] == [0, 1, 0] and public["pile"] == 1
+    assert public["field"] == [{"cell": [0, 0], "card": "lion-1"}] and public["grid"][0][0] == "lion-1"
+    assert public["sides"] == ["S", "W", "N"] and public["turn"] == 0 and public["step"] == "turn"
+    mine = GAME.view(state, 1)
+    assert mine["private"] == {"hand": ["hyena-3"], "herd": 11, "passing": None, "side": "W"}
+    text = json.dumps(GAME.view(state, 1))
+    for secret in ("lion-2", "gazelle-1", "cheetah-4", "leopard-0", "lycaon-5", '"herd": 9', '"herd": 20'):
+        assert secret not in text
+
+
+# ------------------------------------------------------------------ bad input
+
+
+@pytest.mark.parametrize(
+    "action, message",
+    [
+        ({"type": "fly"}, r"unknown action type 'fly' \(allowed now: play, take\)"),
+        ({"type": "pass", "card": "lion-2"}, "the hand adjustment is over"),
+        ({"type": "place", "card": "lion-2", "cell": [0, 1]}, "only right after taking a line"),
+        ({"type": "play", "cell": [0, 1]}, 'needs "card", a card id'),
+        ({"type": "play", "card": None, "cell": [0, 1]}, 'needs "card"'),
+        ({"type": "play", "card": "tiger-1", "cell": [0, 1]}, "there is no card 'tiger-1'"),
+        ({"type": "play", "card": "lion-3", "cell": [0, 1]}, "you do not hold lion-3"),
+        ({"type": "play", "card": "lion-2"}, r'the "cell" must be \[row, column\]'),
+        ({"type": "play", "card": "lion-2", "cell": [0.0, 1]}, "two whole numbers"),
+        ({"type": "play", "card": "lion-2", "cell": [True, 1]}, "two whole numbers"),
+        ({"type": "play", "card": "lion-2", "cell": "0,1"}, "two whole numbers"),
+        ({"type": "play", "card": "lion-2", "cell": [0, 1], "extra": 1}, "a play action has no field 'extra'"),
+        ({"type": "take"}, "a take action names one line"),
+        ({"type": "take", "row": 0, "column": 0}, "a take action names one line"),
+        ({"type": "take", "row": "0"}, "the row must be a whole number"),
+        ({"type": "take", "column": None}, "the column must be a whole number"),
+    ],
+)
+def test_bad_actions_are_refused_with_a_reason_and_change_nothing(action, message):
+    state = _table(hands=[["lion-2"]], field={(0, 0): "lion-1"})
+    _refused(state, 0, action, message)
+
+
+def test_explain_never_crashes_on_junk():
+    state = _table(hands=[["lion-2"]], field={(0, 0): "lion-1"})
+    for junk in (None, 3, [], {"type": None}, {"type": "play", "card": ["x"], "cell": {}}):
+        assert isinstance(GAME._explain(state, 0, junk), str)
