@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# Install Tabletop Companion as a service that starts at power-on (Raspberry Pi OS, or any
+# Debian with systemd: off a Pi the hardware is emulated).
+#
+#   sudo ./systemd/install.sh          (from a checkout of the project)
+#
+# It installs the Debian packages it needs, creates the system user "tabletop-companion", a
+# virtual environment in /opt/tabletop-companion/venv with the package (and its "pi" extra on a
+# Raspberry Pi), the configuration /etc/tabletop-companion/config.toml (only if there is none),
+# and the unit companion.service, enabled and started. Running it again changes nothing; after
+# `git pull` it is also the update: changed code is reinstalled and the service restarted.
+#
+# COMPANION_ROOT (default /) installs under another root: the tests use a throwaway folder.
+set -euo pipefail
+
+readonly APP=tabletop-companion
+readonly UNIT=companion.service
+readonly VENV=/opt/$APP/venv
+readonly CONFIG=/etc/$APP/config.toml
+readonly STATE_DIR=/var/lib/$APP
+# Always needed: venv for the virtual environment, avahi-daemon so phones find <name>.local.
+readonly BASE_PACKAGES=(python3-venv avahi-daemon)
+# On a Pi: what the "pi" extra needs when pip has to build it (lgpio links liblgpio through
+# swig; RPi.GPIO is C), and i2c-tools for `i2cdetect`.
+readonly PI_PACKAGES=(python3-dev build-essential swig liblgpio-dev i2c-tools)
+
+ROOT=${COMPANION_ROOT:-/}
+ROOT=${ROOT%/}  # "" for "/", so "$ROOT/etc" is "/etc"
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+SOURCE=$(dirname "$HERE")
+
+say() { printf '==> %s\n' "$*"; }
+fail() { printf 'install.sh: %s\n' "$*" >&2; exit 1; }
+
+case "${1:-}" in
+    "") ;;
+    -h | --help) sed -n '2,14s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; exit 0 ;;
+    *) fail "unknown argument '$1' (usage: sudo $0)" ;;
+esac
+if [ -z "$ROOT" ] && [ "$(id -u)" != 0 ]; then
+    fail "run me as root: sudo $0"
+fi
+command -v apt-get >/dev/null || fail "this installer needs a Debian system (apt-get), such as Raspberry Pi OS"
+
+on_a_pi=false
+for model in "$ROOT/proc/device-tree/model" "$ROOT/sys/firmware/devicetree/base/model"; do
+    if [ -r "$model" ]; then
+        if tr -d '\0' <"$model" | grep -q "Raspberry Pi"; then on_a_pi=true; fi
+        break
+    fi
+done
+
+packages=("${BASE_PACKAGES[@]}")
+extra=""
+if $on_a_pi; then
+    packages+=("${PI_PACKAGES[@]}")
+    extra="[pi]"
+else
+    say "This is not a Raspberry Pi: installing without GPIO libraries; the OLED and buttons will be emulated."
+fi
+
+missing=()
+for package in "${packages[@]}"; do
+    if [ "$(dpkg-query -W -f='${db:Status-Status}' "$package" 2>/dev/null)" != installed ]; then
+        missing+=("$package")
+    fi
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    say "Installing Debian packages: ${missing[*]}"
+    apt-get update
+    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
+fi
+
+# Raspberry Pi OS has these groups; elsewhere they are created so the unit's SupplementaryGroups resolve.
+for group in gpio i2c spi; do
+    if ! getent group "$group" >/dev/null; then
+        say "Creating the group $group"
+        groupadd --system "$group"
+    fi
+done
+if ! getent passwd "$APP" >/dev/null; then
+    say "Creating the system user $APP"
+    useradd --system --user-group --home-dir "$STATE_DIR" --no-create-home \
+        --shell /usr/sbin/nologin --comment "Tabletop Companion service" "$APP"
+fi
+
+if [ ! -x "$ROOT$VENV/bin/python" ]; then
+    say "Creating the virtual environment $VENV"
+    python3 -m venv "$ROOT$VENV"
+fi
+
+# pip reinstalls a source folder every time; the RECORD files (every installed file with its
+# hash) tell whether that changed anything, and so whether the service must restart.
+installed_files() {
+    local records
+    shopt -s nullglob
+    records=("$ROOT$VENV"/lib/python3*/site-packages/*.dist-info/RECORD)
+    shopt -u nullglob
+    cat /dev/null "${records[@]}" | sha256sum
+}
+before=$(installed_files)
+say "Installing the package from $SOURCE"
+"$ROOT$VENV/bin/pip" install --quiet --disable-pip-version-check "$SOURCE$extra"
+changed=false
+if [ "$(installed_files)" != "$before" ]; then changed=true; fi
+
+if [ ! -e "$ROOT$CONFIG" ]; then
+    say "Writing the configuration $CONFIG"
+    install -D -m 0644 "$HERE/config.toml" "$ROOT$CONFIG"
+    changed=true
+fi
+"$ROOT$VENV/bin/companion" config check "$ROOT$CONFIG" >/dev/null ||
+    fail "fix $CONFIG (the line above says where), then run me again"
+
+if ! cmp -s "$HERE/$UNIT" "$ROOT/etc/systemd/system/$UNIT"; then
+    say "Installing the unit /etc/systemd/system/$UNIT"
+    install -D -m 0644 "$HERE/$UNIT" "$ROOT/etc/systemd/system/$UNIT"
+    systemctl daemon-reload
+    changed=true
+fi
+if ! systemctl is-enabled --quiet "$UNIT"; then
+    say "Enabling $UNIT (it will start at every power-on)"
+    systemctl enable "$UNIT"
+fi
+if ! systemctl is-active --quiet "$UNIT"; then
+    say "Starting $UNIT"
+    systemctl start "$UNIT"
+elif $changed; then
+    say "Restarting $UNIT with the new version"
+    systemctl restart "$UNIT"
+fi
+
+if $on_a_pi && ! compgen -G "$ROOT/dev/i2c-*" >/dev/null; then
+    cat <<'EOF'
+
+I2C is off, so the OLED cannot work yet. Turn it on and reboot:
+    sudo raspi-config nonint do_i2c 0 && sudo reboot
+(or: sudo raspi-config, Interface Options, I2C, Yes).
+EOF
+fi
+cat <<EOF
+
+Done. Phones on the same network open  http://$(hostname).local/
+Status:  systemctl status companion    Log:  journalctl -u companion -f
+Settings:  $CONFIG (then: sudo systemctl restart companion)
+EOF
