@@ -79,6 +79,10 @@ def create_app(
 
     app.register_blueprint(api.blueprint)
 
+    from . import pages
+
+    app.register_blueprint(pages.blueprint)
+
     @app.after_request
     def _security_headers(response):
         # A rejoin link carries a seat token: never leak the address to another site.

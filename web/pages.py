@@ -1,0 +1,167 @@
+"""The HTML pages: home, join, rejoin, the phone page, the shared table screen, host tools.
+
+The pages are thin: Jinja draws the frame and the texts in the reader's language, and
+the JavaScript modules in ``static/`` fetch everything that changes from the JSON API
+(``web/api.py``) and redraw on each event. So a page never holds a secret the API
+would not give that same browser, and the API's checks are the only ones.
+
+Routes:
+
+``/``          join QR code, short URL and code; the seats; a start-game form when the
+               table is idle or the caller is the host
+``/J/<code>``  the join link (the QR code's target): pick a free seat and a name
+``/R/<token>`` a rejoin link: trades the token for its cookie, then 303 to a clean URL
+``/play``      the phone: this seat's view and its moves
+``/table``     the public view for a shared screen, with the join QR code
+``/host``      host tools: undo, free a seat, hand hosting over, start a new game
+
+Language: ``?lang=en|ja`` switches and is kept in a ``lang`` cookie; otherwise the
+browser's Accept-Language, otherwise the language configured for the app.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+
+import segno
+from flask import Blueprint, current_app, make_response, render_template, request
+from markupsafe import Markup
+
+from . import auth
+
+blueprint = Blueprint("pages", __name__)
+# Templates and /static are the app's own (web/templates, web/static): create_app's Flask is named "web".
+
+LANGUAGES = ("en", "ja")
+LANG_COOKIE = "lang"
+LANG_COOKIE_SECONDS = 365 * 24 * 3600
+_I18N = Path(__file__).parent / "i18n"
+_GAME_RENDERERS = Path(__file__).parent / "static" / "games"
+
+
+@lru_cache(maxsize=None)
+def texts(lang: str) -> dict[str, str]:
+    """The page texts of ``lang`` (flat keys), read once from ``web/i18n/<lang>.json``."""
+    return json.loads((_I18N / f"{lang}.json").read_text(encoding="utf-8"))
+
+
+def renderers() -> list[str]:
+    """The game ids that have their own renderer in ``static/games`` (others get the generic one)."""
+    return sorted(p.stem for p in _GAME_RENDERERS.glob("*.js") if p.stem != "generic")
+
+
+def _companion():
+    return current_app.extensions["companion"]
+
+
+def choose_language() -> str:
+    """``?lang=`` if valid, else the ``lang`` cookie, else the browser's choice, else the app's default."""
+    for wanted in (request.args.get("lang"), request.cookies.get(LANG_COOKIE)):
+        if wanted in LANGUAGES:
+            return wanted
+    browser = request.accept_languages.best_match(LANGUAGES)
+    if browser:
+        return browser
+    configured = _companion().language
+    return configured if configured in LANGUAGES else "en"
+
+
+def _base_url() -> str:
+    return (_companion().public_url or request.host_url).rstrip("/")
+
+
+def join_url() -> str:
+    """The address the join QR code carries: upper case (``HTTP://HOST:PORT/J/CODE``), so
+    the QR code can use its compact alphanumeric mode and stays small."""
+    return f"{_base_url()}/J/{_companion().table.join_code}".upper()
+
+
+def qr_svg(url: str, label: str) -> Markup:
+    """``url`` as an inline SVG QR code (segno writes only path data: nothing to escape)."""
+    svg = segno.make(url, error="m").svg_inline(scale=5, border=2, dark="#000", light="#fff",
+                                                svgclass="qr", title=None)
+    return Markup(svg.replace("<svg ", f'<svg role="img" aria-label="{Markup.escape(label)}" ', 1))
+
+
+def _rejoin() -> dict:
+    """The caller's own rejoin link and its QR code, for a phone that loses its cookie."""
+    own = auth.own_token(_companion().table, request)
+    if own is None:
+        return {"rejoin_url": None, "rejoin_qr": None}
+    url = auth.rejoin_url(_base_url(), own[1])
+    return {"rejoin_url": url, "rejoin_qr": qr_svg(url, texts(choose_language())["rejoin.title"])}
+
+
+def _page(template: str, status: int = 200, **data):
+    """Render ``template`` in the reader's language with ``data``; its ``mode``, ``seat``
+    and ``host`` also go to the page's scripts, as JSON (``page-data``)."""
+    lang = choose_language()
+    table = _companion().table
+    page_data = {
+        "lang": lang,
+        "texts": texts(lang),
+        "renderers": renderers(),
+        "join_path": f"/J/{table.join_code}",
+        **{key: data[key] for key in ("mode", "seat", "host") if key in data},
+    }
+    body = render_template(template, lang=lang, tr=texts(lang), page_data=page_data, join_url=join_url(),
+                           join_code=table.join_code, join_qr=qr_svg(join_url(), texts(lang)["join.qr"]),
+                           **data)
+    response = make_response(body, status)
+    if request.args.get("lang") in LANGUAGES:
+        response.set_cookie(LANG_COOKIE, lang, max_age=LANG_COOKIE_SECONDS, samesite="Lax", httponly=True)
+    response.headers["Cache-Control"] = "no-store"  # pages show who you are: never from a cache
+    return response
+
+
+def _caller() -> tuple[int | None, bool]:
+    """The caller's seat (or None) and whether they are the host, from their cookies."""
+    table = _companion().table
+    return auth.seat_of(table, request), auth.is_host(table, request)
+
+
+@blueprint.get("/")
+def home():
+    seat, host = _caller()
+    table = _companion().table
+    return _page("home.html", mode="home", seat=seat, host=host, may_start=host or not table.has_host)
+
+
+@blueprint.get("/J/<code>")
+def join(code: str):
+    table = _companion().table
+    if code.upper() != table.join_code:
+        return _page("not_found.html", status=404, mode="missing", reason="join")
+    seat, _ = _caller()
+    return _page("join.html", mode="join", seat=seat)
+
+
+@blueprint.get("/R/<token>")
+def rejoin(token: str):
+    """Trade a rejoin link's token for its cookie, then send the browser to a clean
+    address so the token leaves the address bar and the history."""
+    response = auth.rejoin_response(_companion().table, token)
+    if response is None:
+        return _page("not_found.html", status=404, mode="missing", reason="rejoin")
+    return response
+
+
+@blueprint.get("/play")
+def play():
+    seat, host = _caller()
+    return _page("play.html", mode="play", seat=seat, host=host, **_rejoin())
+
+
+@blueprint.get("/table")
+def table_screen():
+    return _page("table.html", mode="table")
+
+
+@blueprint.get("/host")
+def host_tools():
+    seat, host = _caller()
+    if not host:
+        return _page("not_found.html", status=403, mode="missing", reason="host")
+    return _page("host.html", mode="host", seat=seat, host=host, **_rejoin())

@@ -1,0 +1,178 @@
+// Lion Square: the floating 3 × 3 field seen from your own side, your hand, and taps to
+// pick a card, a cell or a line to take. Views and actions: docs/rules/lion-square.md.
+//
+// Field cells are the engine's relative [row, column] (rows grow to the south, columns
+// to the east). A phone turns the field so that its own side is at the bottom, as the
+// player sees the real cards; the shared screen shows it from the south.
+
+const SPECIES_CLASS = (card) => `sp-${card.split("-")[0]}`;
+
+/** A card's short face: a species mark and the number ("Li 3"), the gazelle "G". */
+function face(ctx, card) {
+  const [species, number] = card.split("-");
+  if (species === "gazelle") return ctx.t("lion-square.gazelle.short");
+  const key = `lion-square.species.${species}.short`;
+  const mark = ctx.t(key) === key ? species.slice(0, 2) : ctx.t(key);
+  return `${mark} ${number}`;
+}
+
+/** A card as people say it: "Lion 3", "Gazelle". */
+function cardName(ctx, card) {
+  const [species, number] = card.split("-");
+  if (species === "gazelle") return ctx.t("lion-square.gazelle");
+  const key = `lion-square.species.${species}`;
+  return `${ctx.t(key) === key ? species : ctx.t(key)} ${number}`;
+}
+
+function cardNode(ctx, card, extra = {}) {
+  return ctx.el("span", { class: `card ${SPECIES_CLASS(card)}`, title: cardName(ctx, card), ...extra }, face(ctx, card));
+}
+
+/**
+ * How the field is turned for a side at the bottom: engine [r, c] -> display [row, col],
+ * and which engine line a display row or column is (for the take handles).
+ */
+const TURNS = {
+  S: { at: ([r, c]) => [r, c], row: (d) => ["row", d], column: (d) => ["column", d] },
+  N: { at: ([r, c]) => [-r, -c], row: (d) => ["row", -d], column: (d) => ["column", -d] },
+  W: { at: ([r, c]) => [-c, r], row: (d) => ["column", -d], column: (d) => ["row", d] },
+  E: { at: ([r, c]) => [c, -r], row: (d) => ["column", d], column: (d) => ["row", -d] },
+};
+
+function board(ctx) {
+  const { el, view, picker } = ctx;
+  const side = (view.private && view.private.side) || "S";
+  const turn = TURNS[side];
+  const cards = new Map(view.public.field.map(({ cell, card }) => [JSON.stringify(turn.at(cell)), { cell, card }]));
+  const open = new Map();
+  for (const action of view.actions) {
+    if (action.cell) open.set(JSON.stringify(turn.at(action.cell)), action.cell);
+  }
+  const spots = [...cards.keys(), ...open.keys()].map((key) => JSON.parse(key));
+  if (!spots.length) return el("p", { class: "empty-field" }, ctx.t("lion-square.field.empty"));
+  const rows = spots.map(([r]) => r);
+  const cols = spots.map(([, c]) => c);
+  const top = Math.min(...rows), bottom = Math.max(...rows), left = Math.min(...cols), right = Math.max(...cols);
+  const grid = el("div", { class: "ls-field", style: `--cols: ${right - left + 2}` });
+
+  const handle = ([kind, value], label) => {
+    const has = view.actions.some((a) => a.type === "take" && a[kind] === value);
+    if (!has) return el("span", { class: "handle none" });
+    const chosen = picker && picker.isChosen(kind, value);
+    return el("button", {
+      class: chosen ? "handle chosen" : "handle",
+      type: "button",
+      "data-take": `${kind}-${value}`,
+      "aria-label": ctx.t("lion-square.take_line"),
+      onclick: () => picker.choose(kind, value),
+    }, label);
+  };
+  grid.append(el("span", { class: "corner" }));
+  for (let c = left; c <= right; c += 1) grid.append(handle(turn.column(c), "▼"));
+  for (let r = top; r <= bottom; r += 1) {
+    grid.append(handle(turn.row(r), "▶"));
+    for (let c = left; c <= right; c += 1) {
+      const key = JSON.stringify([r, c]);
+      const here = cards.get(key);
+      const inLine = picker && here && Object.entries(picker.chosen).some(([kind, value]) =>
+        (kind === "row" && here.cell[0] === value) || (kind === "column" && here.cell[1] === value));
+      if (here) {
+        grid.append(el("span", { class: inLine ? "cell taking" : "cell" }, cardNode(ctx, here.card)));
+      } else if (open.has(key)) {
+        const cell = open.get(key);
+        const fits = picker.consistent("cell", cell);
+        grid.append(el("button", {
+          class: ["cell", "open", fits ? "fits" : "", picker.isChosen("cell", cell) ? "chosen" : ""].join(" "),
+          type: "button",
+          "data-cell": JSON.stringify(cell),
+          "aria-label": ctx.t("lion-square.cell"),
+          onclick: () => picker.choose("cell", cell),
+        }, fits ? "+" : ""));
+      } else {
+        grid.append(el("span", { class: "cell blank" }));
+      }
+    }
+  }
+  return el("figure", { class: "ls-board" }, grid,
+    el("figcaption", {}, ctx.t("lion-square.seen_from", { side: ctx.t(`lion-square.side.${side}`) })));
+}
+
+function hand(ctx) {
+  const { el, view, picker } = ctx;
+  const mine = view.private;
+  const cards = mine.hand.map((card) => {
+    const usable = picker.possible("card", card);
+    if (!usable) return cardNode(ctx, card, { class: `card ${SPECIES_CLASS(card)} idle` });
+    return el("button", {
+      class: ["card", SPECIES_CLASS(card), picker.consistent("card", card) ? "fits" : "", picker.isChosen("card", card) ? "chosen" : ""].join(" "),
+      type: "button",
+      "data-card": card,
+      title: cardName(ctx, card),
+      onclick: () => picker.choose("card", card),
+    }, face(ctx, card));
+  });
+  return el("section", { class: "private" },
+    el("h2", {}, ctx.t("lion-square.your_hand")),
+    el("div", { class: "hand" }, cards),
+    el("p", {}, ctx.t("lion-square.your_herd", { herd: mine.herd })),
+    mine.passing ? el("p", {}, ctx.t("lion-square.passing", { card: cardName(ctx, mine.passing) })) : null);
+}
+
+export default {
+  render(ctx) {
+    const p = ctx.view.public;
+    return [
+      board(ctx),
+      ctx.el("p", { class: "pile" }, ctx.t("lion-square.pile", { n: p.pile })),
+      ctx.view.private ? hand(ctx) : null,
+    ];
+  },
+
+  status(ctx) {
+    const p = ctx.view.public;
+    const parts = [ctx.t("status.round_of", { round: p.round, rounds: p.rounds }), this.stepLabel(ctx, p.step)];
+    if (p.step === "pass") parts.push(ctx.t("lion-square.adjustment", { n: p.adjustment }));
+    return parts.join(" · ");
+  },
+
+  seatInfo(ctx, seat) {
+    const p = ctx.view.public;
+    const bits = [
+      ctx.t(`lion-square.side.${p.sides[seat]}`),
+      ctx.t("lion-square.hand_size", { n: p.hand_sizes[seat] }),
+      ctx.t("lion-square.taken", { n: p.taken[seat] }),
+    ];
+    if (p.chosen) bits.push(p.chosen[seat] ? ctx.t("seat.chosen") : ctx.t("seat.choosing"));
+    return ctx.el("span", { class: "seat-info" }, bits.join(" · "));
+  },
+
+  drawnFields(ctx, field) {
+    return field === "card" || field === "cell";
+  },
+
+  prompt(ctx, field) {
+    const step = ctx.view.public.step;
+    if (field === "card") return ctx.t(step === "pass" ? "lion-square.prompt.pass" : "lion-square.prompt.card");
+    if (field === "cell") return ctx.t("lion-square.prompt.cell");
+    if (field === "type") return ctx.t("lion-square.prompt.type");
+    return undefined;
+  },
+
+  label(ctx, field, value) {
+    if (field === "card") return cardName(ctx, value);
+    if (field === "row" || field === "column") return ctx.t("lion-square.line_marked");
+    return undefined;
+  },
+
+  /** Taking a line ends your plays this turn: it asks to confirm. Other choices go at once. */
+  confirm(ctx, action) {
+    return action.type === "take";
+  },
+
+  describe(ctx, action) {
+    const left = ctx.seatName((ctx.seat + 1) % ctx.view.players);
+    if (action.type === "pass") return ctx.t("lion-square.do.pass", { card: cardName(ctx, action.card), name: left });
+    if (action.type === "take") return ctx.t("lion-square.do.take");
+    return ctx.t(`lion-square.do.${action.type}`, { card: cardName(ctx, action.card) });
+  },
+};

@@ -1,0 +1,140 @@
+// Meow Oracle: every player's 3 × 3 area (face-down cards are hidden from everyone,
+// the owner too), the revealed cards to hand out and the cards each player must place.
+// Views and actions: docs/rules/meow-oracle.md.
+//
+// Taps: on your turn, a face-down cell of your area reveals it; a revealed card, then a
+// player, hands it out; a card you received, then a cell of your area, places it.
+
+const COLOUR_MARK = { red: "R", blue: "B", green: "G", wild: "★" };
+
+function cardName(ctx, card) {
+  const key = `meow-oracle.colour.${card.color}`;
+  return `${ctx.t(key) === key ? card.color : ctx.t(key)} ${card.n}`;
+}
+
+/** A face-up card: its colour (as a colour and as a letter) and its number. */
+function cardFace(ctx, card, attrs = {}, tag = "span") {
+  return ctx.el(tag, { class: `card mo-${card.color}`, title: cardName(ctx, card), ...attrs },
+    ctx.el("span", { class: "mark" }, COLOUR_MARK[card.color] ?? card.color.slice(0, 1).toUpperCase()),
+    ctx.el("span", { class: "number" }, String(card.n)));
+}
+
+function tapButton(ctx, field, value, content, extra = {}) {
+  const { picker } = ctx;
+  return ctx.el("button", {
+    type: "button",
+    class: ["tap", picker.consistent(field, value) ? "fits" : "", picker.isChosen(field, value) ? "chosen" : "", extra.class || ""].join(" "),
+    onclick: () => picker.choose(field, value),
+    ...Object.fromEntries(Object.entries(extra).filter(([k]) => k !== "class")),
+  }, content);
+}
+
+/** A seat's area; on your own, the cells you may reveal or fill are buttons. */
+function area(ctx, seat) {
+  const { el, view, picker } = ctx;
+  const own = seat === ctx.seat;
+  const cells = [];
+  view.public.areas[seat].forEach((row, r) => row.forEach((cell, c) => {
+    const at = [r, c];
+    const tappable = own && picker && picker.possible("cell", at);
+    let content;
+    if (cell === null) content = el("span", { class: "card empty" }, "");
+    else if (cell.face === "down") content = el("span", { class: "card down" }, "?");
+    else content = cardFace(ctx, cell);
+    cells.push(tappable
+      ? tapButton(ctx, "cell", at, content, { class: "cell", "data-cell": JSON.stringify(at), "aria-label": ctx.t("cell.row_column", { row: r + 1, column: c + 1 }) })
+      : el("span", { class: "cell" }, content));
+  }));
+  return el("figure", { class: own ? "mo-area own" : "mo-area", "data-seat": seat },
+    el("figcaption", {}, own ? ctx.t("meow-oracle.your_area") : ctx.seatName(seat),
+      " · ", ctx.t("meow-oracle.aside", { n: view.public.aside[seat] }),
+      " · ", ctx.t("meow-oracle.wins", { n: view.public.wins[seat] })),
+    el("div", { class: "mo-grid" }, cells));
+}
+
+/** Cards on their way: the revealed ones (the turn's player hands them out) and, for
+ * each player, the cards received and not yet placed. */
+function moving(ctx) {
+  const { el, view, picker } = ctx;
+  const p = view.public;
+  const parts = [];
+  if (p.revealed.length) {
+    parts.push(el("section", { class: "mo-revealed" },
+      el("h2", {}, ctx.t("meow-oracle.revealed", { name: ctx.seatName(p.turn) })),
+      el("div", { class: "hand" }, p.revealed.map((card) => picker && picker.possible("card", card.id)
+        ? cardFace(ctx, card, { "data-card": card.id, class: `card mo-${card.color} tap ${picker.isChosen("card", card.id) ? "chosen" : ""}`,
+          onclick: () => picker.choose("card", card.id), type: "button" }, "button")
+        : cardFace(ctx, card)))));
+  }
+  p.to_place.forEach((cards, seat) => {
+    if (!cards.length) return;
+    const own = seat === ctx.seat;
+    parts.push(el("section", { class: "mo-to-place" },
+      el("h2", {}, own ? ctx.t("meow-oracle.to_place_you") : ctx.t("meow-oracle.to_place", { name: ctx.seatName(seat) })),
+      el("div", { class: "hand" }, cards.map((card) => own && picker && picker.possible("card", card.id)
+        ? cardFace(ctx, card, { "data-card": card.id, class: `card mo-${card.color} tap ${picker.isChosen("card", card.id) ? "chosen" : ""}`,
+          onclick: () => picker.choose("card", card.id), type: "button" }, "button")
+        : cardFace(ctx, card)))));
+  });
+  return parts;
+}
+
+function history(ctx) {
+  const { el, view } = ctx;
+  return view.public.history.map((record) => el("details", { class: "mo-history" },
+    el("summary", {}, ctx.t("meow-oracle.round_points", { round: record.round })),
+    el("ul", {}, record.points.map((points, seat) =>
+      el("li", {}, `${ctx.seatName(seat)}: ${points.total ?? JSON.stringify(points)}`)))));
+}
+
+export default {
+  render(ctx) {
+    const seats = [...Array(ctx.view.players).keys()];
+    const order = ctx.seat === null ? seats : [ctx.seat, ...seats.filter((s) => s !== ctx.seat)];
+    return [moving(ctx), ctx.el("div", { class: "mo-areas" }, order.map((seat) => area(ctx, seat))), history(ctx)];
+  },
+
+  status(ctx) {
+    const p = ctx.view.public;
+    const parts = [ctx.t("status.round_of", { round: p.round, rounds: p.rounds }), this.stepLabel(ctx, p.step)];
+    if (p.step === "reveal") parts.push(ctx.t("meow-oracle.reveal_left", { n: p.reveal_left }));
+    return parts.join(" · ");
+  },
+
+  seatInfo(ctx, seat) {
+    const p = ctx.view.public;
+    const bits = [ctx.t("meow-oracle.wins", { n: p.wins[seat] })];
+    if (p.turn === seat && p.step !== "over") bits.push(ctx.t("meow-oracle.their_turn"));
+    if (p.step === "place") bits.push(p.to_place[seat].length ? ctx.t("seat.choosing") : ctx.t("seat.chosen"));
+    return ctx.el("span", { class: "seat-info" }, bits.join(" · "));
+  },
+
+  drawnFields(ctx, field) {
+    return field === "card" || field === "cell";
+  },
+
+  prompt(ctx, field) {
+    const step = ctx.view.public.step;
+    if (field === "cell") return ctx.t(step === "reveal" ? "meow-oracle.prompt.reveal" : "meow-oracle.prompt.place");
+    if (field === "card") return ctx.t(step === "give" ? "meow-oracle.prompt.give_card" : "meow-oracle.prompt.place_card");
+    if (field === "to") return ctx.t("meow-oracle.prompt.to");
+    if (field === "shape") return ctx.t("meow-oracle.prompt.reveal");
+    return undefined;
+  },
+
+  shapeLabel(ctx, shape) {
+    if (shape === "reveal|from") return ctx.t("meow-oracle.from_aside", { n: ctx.view.public.aside[ctx.seat] });
+    if (shape === "reveal|cell") return ctx.t("meow-oracle.from_area");
+    return this.typeLabel(ctx, shape.split("|")[0]);
+  },
+
+  label(ctx, field, value) {
+    if (field === "to") return value === ctx.seat ? ctx.t("meow-oracle.to_yourself") : ctx.seatName(value);
+    return undefined;
+  },
+
+  describe(ctx, action) {
+    if (action.type === "reveal" && action.from === "aside") return ctx.t("meow-oracle.from_aside", { n: ctx.view.public.aside[ctx.seat] });
+    return this.typeLabel(ctx, action.type);
+  },
+};

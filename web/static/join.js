@@ -1,0 +1,33 @@
+// The join page (the QR code's target): pick a free seat under a name, then play.
+
+import { api, el, fill, follow, say, t } from "./app.js";
+import { drawSeats, gameLine } from "./forms.js";
+
+const nameInput = document.getElementById("name");
+
+async function sit(seat) {
+  const name = nameInput.value.trim();
+  if (!name) {
+    say(t("join.name_missing"), "error");
+    nameInput.focus();
+    return;
+  }
+  try {
+    await api(`/api/seats/${seat}/join`, { method: "POST", body: { name } });
+    window.location.href = "/play";
+  } catch (error) {
+    say(error.message, "error");
+    live.refresh();
+  }
+}
+
+const live = follow(async () => {
+  const info = await api("/api/table");
+  fill(document.getElementById("game-line"), info.game ? gameLine(info) : t("join.waiting"));
+  drawSeats(document.getElementById("seats"), info, (seat) => seat.taken
+    ? el("button", { class: "big", type: "button", disabled: true }, t("join.taken"))
+    : el("button", { class: "big sit", type: "button", "data-testid": `sit-${seat.seat}`, onclick: () => sit(seat.seat) },
+      t("join.sit")));
+});
+
+document.getElementById("join-form").addEventListener("submit", (event) => event.preventDefault());
