@@ -96,7 +96,9 @@ def damage(field: list, side: str, taken: int, gazelles: int) -> int:
     if type(taken) is not int or taken < 0:
         raise ValueError(f"the number of taken cards must be a whole number of 0 or more, not {taken!r}")
     if type(gazelles) is not int or not 0 <= gazelles <= GAZELLE_COUNT:
-        raise ValueError(f"the gazelles left in hand must be a whole number from 0 to {GAZELLE_COUNT}, not {gazelles!r}")
+        raise ValueError(
+            f"the gazelles left in hand must be a whole number from 0 to {GAZELLE_COUNT}, not {gazelles!r}"
+        )
     if gazelles_on_field + gazelles > GAZELLE_COUNT:
         raise ValueError(
             f"there are only {GAZELLE_COUNT} gazelle cards, but {gazelles_on_field} are on the field "
@@ -184,6 +186,7 @@ ADJUSTMENTS = 3
 """How many times per round every player passes a card to the left."""
 STEPS = {"pass": ("pass",), "start": ("place",), "turn": ("play", "take"), "place": ("place",), "over": ()}
 """The step a round is in -> the action types it accepts."""
+_ACTION_TYPES = {kind for kinds in STEPS.values() for kind in kinds}
 _FIELDS = {"pass": {"type", "card"}, "play": {"type", "card", "cell"}, "place": {"type", "card", "cell"}}
 _NEIGHBOURS = ((-1, 0), (1, 0), (0, -1), (0, 1))
 
@@ -275,7 +278,11 @@ class LionSquare(Game):
         state["step"] = "over"
         state["turn"] = None
         if lions_win:
-            self.log(state, "Game over: every herd is gone, the lions win", "ゲーム終了：すべての群れが食べ尽くされ、ライオンの勝ち")
+            self.log(
+                state,
+                "Game over: every herd is gone, the lions win",
+                "ゲーム終了：すべての群れが食べ尽くされ、ライオンの勝ち",
+            )
         else:
             who = " & ".join(seat_ref(s) for s in winners)
             self.log(state, f"Game over: {who} wins with a herd of {best}", f"ゲーム終了：{who}の勝ち（群れ{best}頭）")
@@ -391,8 +398,15 @@ class LionSquare(Game):
             en += " and draws from the Square pile"
             ja += "。スクエア山札から1枚引きます"
             drawn_en, drawn_ja = _card_names(card)
-            private = {seat: (f"{en}: you drew {drawn_en}", f"{ja}：{drawn_ja}を引きました")}
-        self.log(state, en + "; now they place a card of their choice", ja + "。好きなカードを1枚出します", private=private)
+            private = {
+                seat: (
+                    f"{en}: you drew {drawn_en}; now place a card of your choice",
+                    f"{ja}：{drawn_ja}を引きました。好きなカードを1枚出します",
+                )
+            }
+        self.log(
+            state, en + "; now they place a card of their choice", ja + "。好きなカードを1枚出します", private=private
+        )
         state["step"] = "place"
 
     def _put(self, state: dict, seat: int, card: str, cell: list, rng: Rng) -> None:
@@ -406,7 +420,9 @@ class LionSquare(Game):
         en, ja = _card_names(card)
         who = seat_ref(seat)
         if gazelle:
-            self.log(state, f"{who} plays a Gazelle and takes another turn", f"{who}がガゼルを出し、もう1度手番を行います")
+            self.log(
+                state, f"{who} plays a Gazelle and takes another turn", f"{who}がガゼルを出し、もう1度手番を行います"
+            )
         else:
             self.log(state, f"{who} plays {en}", f"{who}が{ja}を出しました")
         if len(state["field"]) == 9:
@@ -469,11 +485,15 @@ class LionSquare(Game):
             "taken": [len(cards) for cards in state["taken"]],
             "pile": len(state["pile"]),
             "sides": list(SIDES[: state["players"]]),
-            "last_round": None if last is None else {
-                "round": last["round"],
-                "grid": [list(row) for row in last["grid"]],
-                "taken": list(last["taken"]),
-            },
+            "last_round": (
+                None
+                if last is None
+                else {
+                    "round": last["round"],
+                    "grid": [list(row) for row in last["grid"]],
+                    "taken": list(last["taken"]),
+                }
+            ),
         }
 
     def _private_view(self, state: dict, seat: int) -> dict:
@@ -617,7 +637,7 @@ def _damage_cell(card: str | None) -> dict | None:
 
 def _wrong_step(step: str, kind: str, adjustment: int) -> str:
     allowed = ", ".join(STEPS[step])
-    if kind not in {"pass", "play", "take", "place"}:
+    if kind not in _ACTION_TYPES:
         return f"unknown action type {kind!r} (allowed now: {allowed})"
     if step == "pass":
         return (
@@ -627,9 +647,14 @@ def _wrong_step(step: str, kind: str, adjustment: int) -> str:
     if step == "start":
         return "the start player first puts any card from hand in the centre: use 'place' with the cell [0, 0]"
     if step == "place":
-        return "you took a line: now place any card from your hand next to the field, obeying only [1] and [2] ('place')"
+        return (
+            "you took a line: now place any card from your hand next to the field, obeying only [1] and [2] ('place')"
+        )
     if step == "turn" and kind == "place":
-        return "you may place a card of any colour only right after taking a line; now 'play' a card obeying [1]-[4] or 'take' a line"
+        return (
+            "you may place a card of any colour only right after taking a line; "
+            "now 'play' a card obeying [1]-[4] or 'take' a line"
+        )
     if step == "turn":
         return "the hand adjustment is over: 'play' a card or 'take' a line"
     return "the game is over"
@@ -637,14 +662,12 @@ def _wrong_step(step: str, kind: str, adjustment: int) -> str:
 
 def _explain_pass(hand: list[str], card: str) -> str:
     most = _most_held(hand)
-    colors = sorted({_COLOR[c] for c in most}, key=lambda color: _ORDER[f"{color}-{min(_NUMBERS[color])}"])
-    count = sum(1 for c in hand if _COLOR[c] == colors[0]) if colors else 0
-    if colors and card not in most:
-        return (
-            f"hand adjustment: you must pass a card of the colour you hold most "
-            f"({' or '.join(colors)}, {count} cards each); {card} is not one"
-        )
-    return f"{card} cannot be passed now"
+    colors = list(dict.fromkeys(_COLOR[c] for c in most))  # the hand is in deck order
+    count = sum(1 for c in hand if _COLOR[c] == colors[0])
+    return (
+        f"hand adjustment: you must pass a card of the colour you hold most "
+        f"({' or '.join(colors)}, {count} card{'s' if count > 1 else ''} each); {card} is not one"
+    )
 
 
 def _explain_take(state: dict, action: dict) -> str:

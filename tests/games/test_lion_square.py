@@ -178,12 +178,20 @@ def test_hand_adjustment_passes_left_three_times_then_the_start_player_starts():
     state = _table(
         step="pass",
         turn=None,
-        hands=[["lion-1", "lion-2", "lion-3"], ["hyena-1", "hyena-2", "hyena-3"], ["cheetah-1", "cheetah-2", "cheetah-3"]],
+        hands=[
+            ["lion-1", "lion-2", "lion-3"],
+            ["hyena-1", "hyena-2", "hyena-3"],
+            ["cheetah-1", "cheetah-2", "cheetah-3"],
+        ],
     )
     state = _do(state, 0, "pass", card="lion-1")
     state = _do(state, 2, "pass", card="cheetah-1")
     state = _do(state, 1, "pass", card="hyena-1")
-    assert state["hands"] == [["lion-2", "lion-3", "cheetah-1"], ["lion-1", "hyena-2", "hyena-3"], ["cheetah-2", "cheetah-3", "hyena-1"]]
+    assert state["hands"] == [
+        ["lion-2", "lion-3", "cheetah-1"],
+        ["lion-1", "hyena-2", "hyena-3"],
+        ["cheetah-2", "cheetah-3", "hyena-1"],
+    ]
     assert GAME.view(state, 1)["log"][-1]["text"]["en"] == "You passed Hyena 1 to {s2} and received Lion 1 from {s0}"
     assert state["adjustment"] == 2 and GAME.to_act(state) == [0, 1, 2]
     for _ in range(2):
@@ -210,9 +218,16 @@ def test_the_start_player_puts_any_card_in_the_centre_then_the_left_neighbour_pl
 
 def test_rule_1_a_card_goes_next_to_a_card_and_never_on_one():
     state = _table(hands=[["lion-2"]], field={(0, 0): "lion-1"})
-    assert [a["cell"] for a in GAME.legal_actions(state, 0) if a["type"] == "play"] == [[-1, 0], [0, -1], [0, 1], [1, 0]]
+    assert [a["cell"] for a in GAME.legal_actions(state, 0) if a["type"] == "play"] == [
+        [-1, 0],
+        [0, -1],
+        [0, 1],
+        [1, 0],
+    ]
     _refused(state, 0, {"type": "play", "card": "lion-2", "cell": [0, 0]}, r"rule \[1\]: .* already holds lion-1")
-    _refused(state, 0, {"type": "play", "card": "lion-2", "cell": [1, 1]}, r"rule \[1\]: the cell \[1, 1\] touches no card")
+    _refused(
+        state, 0, {"type": "play", "card": "lion-2", "cell": [1, 1]}, r"rule \[1\]: the cell \[1, 1\] touches no card"
+    )
 
 
 def test_rule_2_the_box_floats_but_never_grows_past_three_by_three():
@@ -221,7 +236,12 @@ def test_rule_2_the_box_floats_but_never_grows_past_three_by_three():
     cells = [a["cell"] for a in GAME.legal_actions(state, 0) if a.get("card") == "lion-3" and a["type"] == "play"]
     assert [0, -1] in cells and [0, 2] in cells  # the box may still grow either way
     state = _do(state, 0, "play", card="lion-3", cell=[0, -1])
-    _refused(state, 1, {"type": "play", "card": "lion-5", "cell": [0, 2]}, r"rule \[2\]: .* 1 tall and 4 wide; it must fit in a 3×3")
+    _refused(
+        state,
+        1,
+        {"type": "play", "card": "lion-5", "cell": [0, 2]},
+        r"rule \[2\]: .* 1 tall and 4 wide; it must fit in a 3×3",
+    )
     state = _do(state, 1, "play", card="lion-5", cell=[-1, -1])  # growing upwards is fine
     assert _cards_on_field(state)[(-1, -1)] == "lion-5"
     public = GAME.view(state, None)["public"]
@@ -238,7 +258,9 @@ def test_rule_3_only_a_colour_already_on_the_field_may_be_played():
 def test_rule_4_a_card_must_touch_a_card_of_its_own_colour():
     state = _table(hands=[["hyena-2"]], field={(0, 0): "hyena-1", (0, 1): "lion-1"})
     assert [a["cell"] for a in GAME.legal_actions(state, 0) if a["type"] == "play"] == [[-1, 0], [0, -1], [1, 0]]
-    _refused(state, 0, {"type": "play", "card": "hyena-2", "cell": [0, 2]}, r"rule \[4\]: hyena-2 must touch a hyena card")
+    _refused(
+        state, 0, {"type": "play", "card": "hyena-2", "cell": [0, 2]}, r"rule \[4\]: hyena-2 must touch a hyena card"
+    )
 
 
 # ------------------------------------------------------------------ gazelles
@@ -247,7 +269,10 @@ def test_rule_4_a_card_must_touch_a_card_of_its_own_colour():
 def test_a_gazelle_ignores_rule_3_and_gives_another_turn():
     state = _table(hands=[["gazelle-1", "lion-2"], ["lion-3"]], field={(0, 0): "lion-1"})
     assert {tuple(a["cell"]) for a in GAME.legal_actions(state, 0) if a.get("card") == "gazelle-1"} == {
-        (-1, 0), (0, -1), (0, 1), (1, 0)
+        (-1, 0),
+        (0, -1),
+        (0, 1),
+        (1, 0),
     }
     state = _do(state, 0, "play", card="gazelle-1", cell=[0, 1])
     assert state["step"] == "turn" and GAME.to_act(state) == [0]
@@ -290,10 +315,12 @@ def test_taking_three_cards_draws_from_the_square_pile_then_any_card_is_placed_o
     assert public["taken"] == [3, 0, 0] and public["pile"] == 1 and public["hand_sizes"] == [2, 1, 0]
     assert public["step"] == "place" and GAME.to_act(state) == [0]
     assert "lion-1" not in json.dumps(public)  # taken cards lie face down
-    assert GAME.view(state, 0)["log"][-1]["text"]["en"].endswith("you drew Gazelle")
+    assert "you drew Gazelle; now place" in GAME.view(state, 0)["log"][-1]["text"]["en"]
     # A new colour may come in now, next to any card, but [1] and [2] still hold.
     assert GAME.legal_actions(state, 0) == [
-        {"type": "place", "card": card, "cell": cell} for card in ("cheetah-4", "gazelle-2") for cell in ([0, 0], [1, -1], [1, 1], [2, 0])
+        {"type": "place", "card": card, "cell": cell}
+        for card in ("cheetah-4", "gazelle-2")
+        for cell in ([0, 0], [1, -1], [1, 1], [2, 0])
     ]
     _refused(state, 0, {"type": "place", "card": "cheetah-4", "cell": [3, 0]}, r"rule \[1\]")
     _refused(state, 0, {"type": "take", "row": 1}, "you took a line: now place any card")
@@ -302,7 +329,10 @@ def test_taking_three_cards_draws_from_the_square_pile_then_any_card_is_placed_o
     assert state["step"] == "turn" and GAME.to_act(state) == [1]
 
 
-@pytest.mark.parametrize("line, pile, drawn", [({"column": 0}, ["leopard-0"], False), ({"row": 0}, [], False), ({"row": 0}, ["leopard-0"], True)])
+@pytest.mark.parametrize(
+    "line, pile, drawn",
+    [({"column": 0}, ["leopard-0"], False), ({"row": 0}, [], False), ({"row": 0}, ["leopard-0"], True)],
+)
 def test_a_card_is_drawn_only_after_taking_exactly_three_and_only_from_a_pile_that_has_one(line, pile, drawn):
     field = {(0, 0): "lion-1", (0, 1): "lion-2", (0, 2): "lion-3", (1, 0): "hyena-1"}
     state = _do(_table(hands=[["cheetah-4"]], field=field, pile=pile), 0, "take", **line)
@@ -318,7 +348,12 @@ def test_a_take_that_empties_the_field_lets_the_placed_card_start_a_new_field():
         {"type": "place", "card": "cheetah-4", "cell": [0, 0]},
         {"type": "place", "card": "hyena-2", "cell": [0, 0]},
     ]
-    _refused(state, 0, {"type": "place", "card": "hyena-2", "cell": [5, 7]}, r"the field is empty: the first card goes at \[0, 0\]")
+    _refused(
+        state,
+        0,
+        {"type": "place", "card": "hyena-2", "cell": [5, 7]},
+        r"the field is empty: the first card goes at \[0, 0\]",
+    )
     state = _do(state, 0, "place", card="hyena-2", cell=[0, 0])
     assert _cards_on_field(state) == {(0, 0): "hyena-2"} and GAME.to_act(state) == [1]
 
@@ -359,9 +394,19 @@ def test_the_round_ends_when_the_square_is_full_and_each_side_takes_its_damage()
     assert state["herds"] == [13, 15, 13]
     assert GAME.view(state, 1)["private"]["herd"] == 15
     entry = next(e for e in reversed(GAME.view(state, 1)["log"]) if e["text"]["en"].startswith("Round 1:"))
-    assert entry["text"]["en"] == "Round 1: you lose 5 (field 3, 3 taken cards 2, gazelles in hand 0); your herd is now 15"
+    assert (
+        entry["text"]["en"] == "Round 1: you lose 5 (field 3, 3 taken cards 2, gazelles in hand 0); your herd is now 15"
+    )
     last = GAME.view(state, None)["public"]["last_round"]
-    assert last == {"round": 1, "grid": [["lion-1", "lion-2", "lion-3"], ["hyena-1", "hyena-2", "hyena-3"], ["cheetah-1", "cheetah-2", "cheetah-3"]], "taken": [0, 3, 0]}
+    assert last == {
+        "round": 1,
+        "grid": [
+            ["lion-1", "lion-2", "lion-3"],
+            ["hyena-1", "hyena-2", "hyena-3"],
+            ["cheetah-1", "cheetah-2", "cheetah-3"],
+        ],
+        "taken": [0, 3, 0],
+    }
 
 
 def test_with_four_players_the_east_side_takes_damage_too():
@@ -398,14 +443,24 @@ def test_the_extra_turn_of_a_last_gazelle_starts_with_an_empty_hand_and_ends_the
 def test_the_game_ends_after_round_three_and_the_biggest_herd_wins():
     state = _ninth_card(3, round=3)
     assert GAME.is_over(state) and GAME.to_act(state) == []
-    assert GAME.result(state) == {"winners": [1], "scores": {"0": 13, "1": 15, "2": 13}, "lions_win": False, "rounds": 3}
+    assert GAME.result(state) == {
+        "winners": [1],
+        "scores": {"0": 13, "1": 15, "2": 13},
+        "lions_win": False,
+        "rounds": 3,
+    }
     assert GAME.view(state, None)["public"]["step"] == "over"
     assert GAME.view(state, 2)["result"]["scores"]["1"] == 15  # herds are revealed at the end
 
 
 def test_the_game_ends_early_when_a_herd_is_gone_and_ties_share_the_win():
     state = _ninth_card(3, herds=[10, 8, 6])
-    assert GAME.result(state) == {"winners": [0, 1], "scores": {"0": 3, "1": 3, "2": -1}, "lions_win": False, "rounds": 1}
+    assert GAME.result(state) == {
+        "winners": [0, 1],
+        "scores": {"0": 3, "1": 3, "2": -1},
+        "lions_win": False,
+        "rounds": 1,
+    }
 
 
 def test_a_herd_at_exactly_zero_ends_the_game():
@@ -428,7 +483,13 @@ def test_after_the_game_nobody_may_act():
 
 
 def test_hands_and_herds_are_private_and_the_rest_is_public():
-    state = _table(hands=[["lion-2", "gazelle-1"], ["hyena-3"], ["cheetah-4"]], field={(0, 0): "lion-1"}, pile=["leopard-0"], taken=[[], ["lycaon-5"], []], herds=[20, 11, 9])
+    state = _table(
+        hands=[["lion-2", "gazelle-1"], ["hyena-3"], ["cheetah-4"]],
+        field={(0, 0): "lion-1"},
+        pile=["leopard-0"],
+        taken=[[], ["lycaon-5"], []],
+        herds=[20, 11, 9],
+    )
     public = GAME.view(state, None)["public"]
     assert public["hand_sizes"] == [2, 1, 1] and public["taken"] == [0, 1, 0] and public["pile"] == 1
     assert public["field"] == [{"cell": [0, 0], "card": "lion-1"}] and public["grid"][0][0] == "lion-1"
