@@ -20,6 +20,8 @@ without touching this file. The default fair layout lives there too.
 from __future__ import annotations
 
 import json
+import operator
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -98,7 +100,7 @@ def _back_diagonal_links() -> list[tuple[int, int]]:
 BACK_DIAGONALS = _back_diagonal_links()
 
 NEIGHBOURS = {
-    "front": tuple(tuple(_orthogonal_neighbours(i)) for i in range(SIZE * SIZE)),
+    "front": tuple(tuple(sorted(_orthogonal_neighbours(i))) for i in range(SIZE * SIZE)),
     "back": tuple(
         tuple(
             sorted(
@@ -125,6 +127,15 @@ def _lines() -> tuple[tuple[int, ...], ...]:
 
 
 LINES = _lines()
+
+# Scoring reads every line at once: the cells of all lines laid end to end, with the
+# index SIZE * SIZE (one past the board, where _runs puts a separator) between lines, so
+# one regular expression over one string finds every run. Speed matters: bots and the
+# random playouts score the board after every move.
+_SEPARATOR = SIZE * SIZE
+_ALL_LINES = tuple(index for line in LINES for index in (*line, _SEPARATOR))
+_READ_ALL_LINES = operator.itemgetter(*_ALL_LINES)
+_RUN = re.compile("([%s])\\1{%d,}" % (COLOURS, SHORTEST_SCORING_RUN - 1))
 
 
 def _trump_cards() -> dict[str, tuple[int, ...]]:
@@ -156,18 +167,12 @@ TRUMP_CARDS = _trump_cards()
 
 def _runs(board: str) -> list[tuple[str, tuple[int, ...]]]:
     """Every maximal straight run of one colour that scores, as ``(colour, cells)``."""
-    found = []
-    for line in LINES:
-        start = 0
-        while start < len(line):
-            piece = board[line[start]]
-            end = start + 1
-            while end < len(line) and board[line[end]] == piece:
-                end += 1
-            if piece != EMPTY and RUN_POINTS.get(end - start, 0):
-                found.append((piece, line[start:end]))
-            start = end
-    return found
+    text = "".join(_READ_ALL_LINES(board + "|"))
+    return [
+        (match.group(1), _ALL_LINES[match.start() : match.end()])
+        for match in _RUN.finditer(text)
+        if RUN_POINTS.get(match.end() - match.start(), 0)
+    ]
 
 
 def _colour_scores(runs: list[tuple[str, tuple[int, ...]]]) -> dict[str, int]:
@@ -438,12 +443,13 @@ class Swap5(Game):
             cells[a], cells[b] = cells[b], cells[a]
             after = "".join(cells)
         state["board"] = after
-        move = self._describe_move(state, seat, action, before, after)
+        runs_after = _runs(after)
+        move = self._describe_move(state, seat, action, _runs(before), runs_after)
         state["last_move"] = move
         self._log_move(state, seat, action, before, move)
 
         players = state["players"]
-        scores = _seat_scores(_runs(after), players)
+        scores = _seat_scores(runs_after, players)
         final_lap = state["final_lap"]
         if max(scores) >= WINNING_SCORE:
             self._end(state, scores, "five-points")
@@ -509,7 +515,7 @@ class Swap5(Game):
             f"ゲーム終了: {why[1]}。{seat_ref(winner)} の勝ち ({best}点){tie[1]}。",
         )
 
-    def _describe_move(self, state: dict, seat: int, action: dict, before: str, after: str) -> dict:
+    def _describe_move(self, state: dict, seat: int, action: dict, runs_before: list, runs_after: list) -> dict:
         """What a move did, for the table and the phones::
 
             {"seat", "type", "from", "to"} or {"seat", "type", "card"}, and
@@ -519,7 +525,6 @@ class Swap5(Game):
         {"colour", "cells", "points"}.
         """
         players = state["players"]
-        runs_before, runs_after = _runs(before), _runs(after)
         scores_before, scores_after = _seat_scores(runs_before, players), _seat_scores(runs_after, players)
         made = [run for run in runs_after if run not in runs_before]
         broken = [run for run in runs_before if run not in runs_after]
@@ -569,7 +574,7 @@ class Swap5(Game):
 
     # ------------------------------------------------------------------ explanations
 
-    def _explain(self, state: dict, seat: int, action: dict) -> str | None:
+    def _explain(self, state: dict, seat: int, action: dict) -> str:
         kind = action["type"]
         fields = {"swap": ("from", "to"), "move": ("from", "to"), "trump": ("card",)}
         if kind not in fields:
@@ -585,7 +590,7 @@ class Swap5(Game):
             return self._explain_trump(state, seat, action.get("card"))
         return self._explain_step(state, seat, kind, action.get("from"), action.get("to"))
 
-    def _explain_step(self, state: dict, seat: int, kind: str, start, end) -> str | None:
+    def _explain_step(self, state: dict, seat: int, kind: str, start, end) -> str:
         example = f'{{"type": "{kind}", "from": "B2", "to": "B3"}}'
         for key, value in (("from", start), ("to", end)):
             if value is None:
@@ -604,7 +609,7 @@ class Swap5(Game):
                 f"you may only {kind} your own pieces"
             )
         if start == end:
-            return f"a piece cannot {kind} with its own cell {start}"
+            return f'"from" and "to" are both {start}: pick a neighbouring cell'
         side = state["options"]["board"]
         neighbours = NEIGHBOURS[side][CELL_INDEX[start]]
         if CELL_INDEX[end] not in neighbours:
@@ -621,9 +626,8 @@ class Swap5(Game):
             return f"{end} is empty: going there is a move, not a swap"
         if kind == "move" and target != EMPTY:
             return f"{end} holds a {COLOUR_NAMES[target][0]} piece: exchanging with it is a swap, not a move"
-        if target == piece:
-            return f"{start} and {end} both hold {COLOUR_NAMES[piece][0]} pieces: swapping them would change nothing"
-        return None
+        # every other condition of a legal swap holds, so this is what is wrong
+        return f"{start} and {end} both hold {COLOUR_NAMES[piece][0]} pieces: swapping them would change nothing"
 
     def _explain_trump(self, state: dict, seat: int, card) -> str:
         if card is None:
