@@ -52,8 +52,10 @@ class EventHub:
         return self._stopping
 
     def stop(self) -> None:
-        """End every open stream now and refuse new ones (the server is stopping)."""
+        """End every open stream now and refuse new ones (the server is stopping). Idempotent."""
         with self._changed:
+            if self._stopping:
+                return
             self._stopping = True
             self._changed.notify_all()
         self._unsubscribe()

@@ -1,0 +1,90 @@
+"""The event stream ``GET /api/events`` through Flask's test client.
+
+The stream is read chunk by chunk (the app's generator runs as we pull), so these tests
+see exactly what a browser's EventSource would, in order. The app fixture sets a 0.2 s
+keep-alive and a 2 s stream life.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from web import create_app
+
+
+def open_stream(client, last_event_id=None):
+    headers = {} if last_event_id is None else {"Last-Event-ID": str(last_event_id)}
+    response = client.get("/api/events", headers=headers, buffered=False)
+    assert response.status_code == 200
+    assert response.mimetype == "text/event-stream"
+    assert response.headers["Cache-Control"] == "no-store"
+    chunks = iter(response.response)
+    assert next(chunks) == b"retry: 1000\n\n"
+    return response, chunks
+
+
+def event(version):
+    return f'id: {version}\ndata: {{"version": {version}}}\n\n'.encode()
+
+
+def test_a_new_stream_gets_the_current_version_at_once(client, table):
+    response, chunks = open_stream(client)
+    assert next(chunks) == event(table.version)
+    response.close()
+
+
+def test_a_change_is_announced_with_the_version_only(api, table):
+    response, chunks = open_stream(api.client)
+    next(chunks)
+    api.post("/api/host/claim")  # a change: the version moves
+    assert next(chunks) == event(table.version)
+    response.close()
+
+
+def test_a_stream_resumed_at_the_current_version_waits_with_keep_alives(client, table):
+    response, chunks = open_stream(client, last_event_id=table.version)
+    assert next(chunks) == b": keep-alive\n\n"
+    response.close()
+
+
+@pytest.mark.parametrize("missed", [1, -3])
+def test_a_resumed_stream_that_missed_a_change_or_is_from_elsewhere_gets_the_version(api, table, missed):
+    api.post("/api/host/claim")
+    response, chunks = open_stream(api.client, last_event_id=table.version - missed)
+    assert next(chunks) == event(table.version)
+    response.close()
+
+
+def test_versions_coalesce_for_a_stream_that_fell_behind(api, table):
+    response, chunks = open_stream(api.client)
+    next(chunks)
+    host = api.post("/api/game", {"game": "lion-square", "players": 3}).json["host_token"]
+    api.post("/api/seats/0/join", {"name": "Aki"}, token=host)
+    assert next(chunks) == event(table.version)  # one event for the three changes
+    response.close()
+
+
+def test_a_malformed_last_event_id_is_refused(client):
+    response = client.get("/api/events", headers={"Last-Event-ID": "seven"})
+    assert response.status_code == 400 and "Last-Event-ID" in response.json["error"]
+
+
+def test_streams_end_when_the_server_stops_and_new_ones_are_refused(app, client):
+    response, chunks = open_stream(client)
+    next(chunks)
+    app.extensions["companion"].events.stop()
+    assert list(chunks) == []
+    refused = client.get("/api/events")
+    assert refused.status_code == 503 and "shutting down" in refused.json["error"]
+    response.close()
+
+
+def test_a_stream_ends_after_its_life_so_the_browser_reconnects(table):
+    app = create_app(table, keepalive_seconds=0.05, stream_seconds=0.3)
+    try:
+        response = app.test_client().get("/api/events", buffered=False)
+        chunks = list(response.response)  # returns: the stream ended by itself
+        assert chunks[:2] == [b"retry: 1000\n\n", event(table.version)]
+        assert set(chunks[2:]) == {b": keep-alive\n\n"}
+    finally:
+        app.extensions["companion"].events.stop()
