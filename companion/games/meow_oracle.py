@@ -325,10 +325,7 @@ class MeowOracle(Game):
         players = state["players"]
         points = [score_area(_grid(state["up"][seat])) for seat in range(players)]
         totals = [p["total"] for p in points]
-        round_wins = [
-            sum(1 for other in {(seat - 1) % players, (seat + 1) % players} if totals[seat] >= totals[other])
-            for seat in range(players)
-        ]
+        round_wins = _round_wins(totals)
         for seat in range(players):
             state["wins"][seat] += round_wins[seat]
             p = points[seat]
@@ -360,12 +357,11 @@ class MeowOracle(Game):
         )
 
     def _end_game(self, state: dict, last_totals: list[int]) -> None:
-        """Most wins; a tie goes to the higher round-2 total; still tied, the win is shared."""
         wins = state["wins"]
-        best = max(zip(wins, last_totals))
-        winners = [seat for seat in range(state["players"]) if (wins[seat], last_totals[seat]) == best]
+        winners = _game_winners(wins, last_totals)
         names = ", ".join(seat_ref(seat) for seat in winners)
-        self.log(state, f"Game over: {names} win(s) with {best[0]} wins", f"ゲーム終了: 勝者は{names}（{best[0]}勝）")
+        most = wins[winners[0]]
+        self.log(state, f"Game over: {names} won with {most} wins", f"ゲーム終了: 勝者は{names}（{most}勝）")
         self.finish(
             state,
             {
@@ -426,9 +422,7 @@ class MeowOracle(Game):
         players = state["players"]
         if not isinstance(to, int) or isinstance(to, bool) or not 0 <= to < players:
             return f'"to" must be a seat number from 0 to {players - 1}, not {to!r}'
-        if to not in self._recipients(state, seat):
-            if players == 2:
-                return "rule 2: with 2 players every card goes to yourself or your opponent"
+        if to not in self._recipients(state, seat):  # only with 4 players: the seat before you
             return (
                 f"rule 2: the revealed cards go to yourself, the next player and the one after; "
                 f"{_seat_en(to)} receives none on this turn"
@@ -539,6 +533,22 @@ def _area_view(down: list, up: list) -> list[list]:
     return [[cell_view(row * 3 + column) for column in range(3)] for row in range(3)]
 
 
+def _round_wins(totals: list[int]) -> list[int]:
+    """Each seat's wins for a round: one per neighbour (left and right; with 2 players the
+    single opponent, compared once) whose total it beats or ties."""
+    players = len(totals)
+    return [
+        sum(1 for other in {(seat - 1) % players, (seat + 1) % players} if totals[seat] >= totals[other])
+        for seat in range(players)
+    ]
+
+
+def _game_winners(wins: list[int], last_totals: list[int]) -> list[int]:
+    """Most wins; a tie goes to the higher total of the last round; still tied, all share the win."""
+    best = max(zip(wins, last_totals))
+    return [seat for seat in range(len(wins)) if (wins[seat], last_totals[seat]) == best]
+
+
 def _next_start_player(totals: list[int], start: int) -> int:
     """The lowest total starts; among tied players, the first met going clockwise from the
     current start player's left neighbour, the current start player coming last."""
@@ -555,9 +565,8 @@ def _unexpected_keys(action: dict, *shapes: tuple[str, ...]) -> str | None:
         return None
     wanted = " or ".join(" and ".join(f'"{key}"' for key in shape) for shape in shapes)
     extra = sorted(fields - {key for shape in shapes for key in shape})
-    if extra:
-        return f"a {action['type']} takes {wanted}, not {', '.join(map(repr, extra))}"
-    return f"a {action['type']} needs {wanted}"
+    unexpected = f", not {', '.join(map(repr, extra))}" if extra else ""
+    return f"a {action['type']} takes exactly {wanted}{unexpected}"
 
 
 def _parse_cell(value: Any) -> tuple[int | None, str | None]:

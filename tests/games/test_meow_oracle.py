@@ -5,9 +5,19 @@ keys a rule reads into a fresh setup (the helpers below), and every test asserts
 outcomes.
 """
 
+import json
+
 import pytest
 
-from companion.games.meow_oracle import score_area
+from companion.games import IllegalAction
+from companion.games.meow_oracle import (
+    DECK,
+    GAME,
+    _game_winners,
+    _next_start_player,
+    _round_wins,
+    score_area,
+)
 
 
 def card(text):
@@ -111,3 +121,320 @@ def test_score_area_names_the_bad_card(value, message):
     with pytest.raises(ValueError, match=message) as refused:
         score_area(rows)
     assert "row 3, column 2" in str(refused.value)
+
+
+
+# ---------------------------------------------------------------------------- the engine: helpers
+
+COLOUR_OF = {"r": "red", "b": "blue", "g": "green", "w": "wild"}
+
+
+def card_id(code):
+    """``"r5"`` → ``"red-5"``."""
+    return f"{COLOUR_OF[code[0]]}-{code[1:]}"
+
+
+def area_ids(rows):
+    """Nine card ids, row by row, from ``"r0 r1 r2 / ..."``."""
+    return [card_id(code) for code in rows.replace("/", " ").split()]
+
+
+def reveal(state, seat, *cells):
+    for row, column in cells:
+        state = GAME.apply(state, seat, {"type": "reveal", "cell": [row, column]})
+    return state
+
+
+def reveal_first(state, seat, count):
+    """Reveal the first ``count`` face-down cells of ``seat``'s area."""
+    cells = [divmod(cell, 3) for cell, card in enumerate(state["down"][seat]) if card]
+    return reveal(state, seat, *cells[:count])
+
+
+def place_all(state):
+    """Every receiver places its cards on its first cells that are not face up."""
+    for seat, cards in enumerate(state["to_place"]):
+        for card in list(cards):
+            free = next(cell for cell in range(9) if state["up"][seat][cell] is None)
+            state = place(state, seat, card, *divmod(free, 3))
+    return state
+
+
+def give(state, seat, card, to):
+    return GAME.apply(state, seat, {"type": "give", "card": card, "to": to})
+
+
+def place(state, seat, card, row, column):
+    return GAME.apply(state, seat, {"type": "place", "card": card, "cell": [row, column]})
+
+
+def refuse(state, seat, action, message):
+    """Assert ``action`` is refused with ``message`` (a regular expression) and changes nothing."""
+    before = GAME.dump(state)
+    with pytest.raises(IllegalAction, match=message):
+        GAME.apply(state, seat, action)
+    assert GAME.dump(state) == before
+
+
+def ids_in(value):
+    """Every card id a view shows, wherever it is."""
+    if isinstance(value, dict):
+        found = [value["id"]] if isinstance(value.get("id"), str) else []
+        return found + [i for v in value.values() for i in ids_in(v)]
+    if isinstance(value, list):
+        return [i for v in value for i in ids_in(v)]
+    return []
+
+
+def face_down(state):
+    """The ids of every face-down card: areas, set-aside piles, unused."""
+    found = [card for area in state["down"] for card in area if card]
+    return found + [card for pile in state["aside"] for card in pile] + state["unused"]
+
+
+def assert_face_down_hidden(state):
+    hidden = set(face_down(state))
+    for seat in [None, *range(state["players"])]:
+        view = GAME.view(state, seat)
+        assert not hidden & set(ids_in(view)), f"seat {seat} sees a face-down card"
+        assert not any(card in json.dumps(view["log"]) for card in hidden)
+
+
+def play_first_actions_until(state, done):
+    """Play the first legal action of the first seat to act until ``done(state)``."""
+    while not done(state):
+        seat = GAME.to_act(state)[0]
+        state = GAME.apply(state, seat, GAME.legal_actions(state, seat)[0])
+    return state
+
+
+def at_last_placement(state, grids):
+    """``state`` rewritten so that the areas hold ``grids`` face up, except that seat 0's
+    bottom-right card is still in its hand to place: that placement ends the round."""
+    state = json.loads(json.dumps(state))
+    players = state["players"]
+    up = [area_ids(grid) for grid in grids]
+    used = {card for area in up for card in area}
+    last = up[0][8]
+    up[0][8] = None
+    state.update(
+        step="place",
+        up=up,
+        down=[[None] * 9 for _ in range(players)],
+        aside=[[] for _ in range(players)],
+        unused=[card for card in DECK if card not in used],
+        revealed=[],
+        owed=[],
+        to_place=[[last]] + [[] for _ in range(players - 1)],
+    )
+    assert sorted(GAME.components(state)) == sorted(DECK)
+    return state, last
+
+
+# Four areas of distinct cards with known points.
+GRID_31 = "r0 r1 r2 / r5 r4 r3 / r6 r7 r8"  # run of 9: 15; every line red: 16
+GRID_20 = "b0 b1 b2 / b5 b4 b3 / b6 b7 g0"  # run of 8: 10; rows 1-2, columns 1-2, anti-diagonal: 10
+GRID_20_WILD = "g1 g2 g3 / g4 g5 g6 / w3 w4 w5"  # run 1,2,3,6 then 5: 4; all 8 lines green or wild: 16
+GRID_31_BLUE = "b0 b1 b2 / b5 b4 b3 / b6 b7 b8"
+
+
+def test_the_example_areas_score_as_their_comments_say():
+    for rows, total in ((GRID_31, 31), (GRID_20, 20), (GRID_20_WILD, 20), (GRID_31_BLUE, 31)):
+        assert score_area(grid(rows))["total"] == total
+
+
+# ---------------------------------------------------------------------------- deal and secrecy
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_deal_nine_face_down_cards_per_player_the_rest_unused(players):
+    state = GAME.setup(players, 7)
+    assert all(len(area) == 9 and all(area) for area in state["down"])
+    assert all(card is None for area in state["up"] for card in area)
+    assert len(state["unused"]) == 36 - 9 * players
+    assert sorted(GAME.components(state)) == sorted(DECK) and len(set(DECK)) == 36
+    public = GAME.view(state, None)["public"]
+    assert public["areas"][0] == [[{"face": "down"}] * 3] * 3
+    assert public["unused"] == 36 - 9 * players
+    assert (public["round"], public["step"], public["turn"], public["reveal_left"]) == (1, "reveal", 0, 3)
+
+
+def test_with_four_players_every_card_is_dealt():
+    assert GAME.setup(4, 3)["unused"] == []
+
+
+def test_nobody_sees_face_down_cards_not_even_their_owner():
+    state = GAME.setup(3, 11)
+    assert_face_down_hidden(state)
+    assert GAME.view(state, 0)["private"] == {}
+    state = reveal(state, 0, (0, 0), (0, 1), (0, 2))
+    a, b, c = state["revealed"]
+    state = give(give(state, 0, a, 1), 0, b, 0)
+    state = place(state, 1, a, 1, 1)  # covers a face-down card, which goes aside unseen
+    assert len(state["aside"][1]) == 1
+    assert GAME.view(state, None)["public"]["aside"] == [0, 1, 0]
+    assert_face_down_hidden(state)
+
+
+def test_cards_are_shuffled_by_the_seed():
+    assert GAME.setup(3, 1)["down"] != GAME.setup(3, 2)["down"]
+    assert GAME.setup(3, 1) == GAME.setup(3, 1)
+
+
+# ---------------------------------------------------------------------------- a turn
+
+
+def test_a_turn_reveals_three_hands_them_out_and_every_receiver_places():
+    state = GAME.setup(3, 5)
+    first_row = state["down"][0][:3]
+    state = reveal(state, 0, (0, 0))
+    assert state["down"][0][0] is None and state["revealed"] == first_row[:1]
+    assert GAME.view(state, None)["public"]["areas"][0][0][0] is None  # revealing empties the cell
+    assert GAME.view(state, None)["public"]["reveal_left"] == 2
+    state = reveal(state, 0, (0, 1), (0, 2))
+    assert state["revealed"] == first_row and state["step"] == "give"
+    public = GAME.view(state, None)["public"]
+    assert [c["id"] for c in public["revealed"]] == first_row  # revealed cards are public
+    assert public["owed"] == [1, 1, 1]
+    a, b, c = first_row
+    assert {(x["card"], x["to"]) for x in GAME.legal_actions(state, 0)} == {(k, s) for k in first_row for s in (0, 1, 2)}
+
+    state = give(state, 0, a, 1)
+    assert state["to_place"] == [[], [a], []] and state["owed"] == [0, 2]
+    state = give(state, 0, b, 0)  # only seat 2 is still owed: the last card goes to it by itself
+    assert state["to_place"] == [[b], [a], [c]] and state["revealed"] == []
+    assert state["step"] == "place" and GAME.to_act(state) == [0, 1, 2]  # receivers place at once
+
+    state = place(state, 1, a, 1, 1)
+    assert GAME.to_act(state) == [0, 2] and state["step"] == "place"
+    state = place(state, 2, c, 2, 2)
+    state = place(state, 0, b, 0, 0)
+    assert state["up"][0][0] == b and state["aside"][0] == []  # an empty cell: nothing set aside
+    assert (state["step"], state["turn"], GAME.to_act(state)) == ("reveal", 1, [1])  # clockwise
+    assert state["turns"] == [1, 0, 0]
+
+
+def test_placing_on_a_face_down_card_sets_it_aside_face_down():
+    state = GAME.setup(3, 5)
+    state = reveal(state, 0, (0, 0), (0, 1), (0, 2))
+    a, b, c = state["revealed"]
+    state = give(give(state, 0, a, 1), 0, b, 0)
+    covered = state["down"][1][4]
+    state = place(state, 1, a, 1, 1)
+    assert state["up"][1][4] == a and state["down"][1][4] is None
+    assert state["aside"][1] == [covered]
+    colour, number = a.split("-")
+    assert GAME.view(state, None)["public"]["areas"][1][1][1] == {"face": "up", "id": a, "n": int(number), "color": colour}
+
+
+def test_never_on_a_face_up_card():
+    state = GAME.setup(3, 5)
+    state = reveal(state, 0, (0, 0), (0, 1), (0, 2))
+    a, b, c = state["revealed"]
+    state = give(give(state, 0, a, 1), 0, b, 0)
+    state = place(state, 0, b, 1, 1)
+    state = place(state, 2, c, 0, 0)
+    state = place(state, 1, a, 2, 0)
+    state = reveal(state, 1, (0, 0), (0, 1), (0, 2))
+    d, e, f = state["revealed"]
+    state = give(give(state, 1, d, 2), 1, e, 1)  # f goes to seat 0 by itself
+    assert state["to_place"][0] == [f]
+    assert {tuple(x["cell"]) for x in GAME.legal_actions(state, 0)} == {(r, c) for r in range(3) for c in range(3)} - {(1, 1)}
+    refuse(state, 0, {"type": "place", "card": f, "cell": [1, 1]}, r"rule 3: a card may not go on a face-up card, and row 2, column 2 holds one")
+
+
+def test_reveal_from_the_set_aside_pile_is_a_blind_pick():
+    state = GAME.setup(3, 5)
+    state = reveal(state, 0, (0, 0), (0, 1), (0, 2))
+    a, b, c = state["revealed"]
+    state = give(give(state, 0, a, 1), 0, b, 0)
+    state = place(state, 0, b, 0, 0)
+    state = place(state, 2, c, 0, 0)
+    state = place(state, 1, a, 1, 1)  # seat 1 now has one set-aside card
+    assert state["turn"] == 1
+    aside = [x for x in GAME.legal_actions(state, 1) if "from" in x]
+    assert aside == [{"type": "reveal", "from": "aside"}]  # one button: nobody knows which card it is
+    covered = state["aside"][1][0]
+    state = GAME.apply(state, 1, {"type": "reveal", "from": "aside"})
+    assert state["revealed"] == [covered] and state["aside"][1] == []
+    assert {"type": "reveal", "from": "aside"} not in GAME.legal_actions(state, 1)
+
+
+def test_the_blind_pick_draws_any_card_of_the_pile():
+    state = GAME.setup(3, 5)
+    drawn = set()
+    for seed in range(40):
+        mixed = dict(state, rng=seed, aside=[[], ["red-1", "red-2", "red-3"], []], turn=1)
+        mixed["down"] = [state["down"][0], state["down"][1][:6] + [None] * 3, state["down"][2]]
+        after = GAME.apply(mixed, 1, {"type": "reveal", "from": "aside"})
+        drawn.update(after["revealed"])
+        assert sorted(after["aside"][1] + after["revealed"]) == ["red-1", "red-2", "red-3"]
+    assert drawn == {"red-1", "red-2", "red-3"}
+
+
+def test_four_players_give_to_self_next_and_the_one_after_not_the_fourth():
+    state = GAME.setup(4, 9)
+    state = reveal(state, 0, (2, 0), (2, 1), (2, 2))
+    a, b, c = state["revealed"]
+    assert {x["to"] for x in GAME.legal_actions(state, 0)} == {0, 1, 2}
+    refuse(state, 0, {"type": "give", "card": a, "to": 3}, "rule 2: the revealed cards go to yourself, the next player and the one after; seat 4 receives none")
+    state = give(give(state, 0, a, 2), 0, b, 1)
+    assert state["to_place"] == [[c], [b], [a], []]
+    assert GAME.to_act(state) == [0, 1, 2]
+
+
+def test_the_turn_after_the_last_seat_is_the_first_seat_and_gives_wrap_around():
+    state = GAME.setup(3, 4)
+    state = dict(state, turn=2)
+    state = reveal(state, 2, (0, 0), (0, 1), (0, 2))
+    assert state["owed"] == [2, 0, 1]
+    a, b, c = state["revealed"]
+    state = give(give(state, 2, a, 0), 2, b, 1)
+    assert state["to_place"] == [[a], [b], [c]]
+    for seat in (0, 1, 2):
+        state = place(state, seat, state["to_place"][seat][0], 0, 0)
+    assert (state["turn"], state["step"]) == (0, "reveal")
+
+
+def test_two_players_first_turn_three_cards_two_kept_one_given():
+    state = GAME.setup(2, 3)
+    state = reveal(state, 0, (0, 0), (0, 1))
+    assert state["step"] == "reveal"  # the first turn reveals 3, not 2
+    state = reveal(state, 0, (0, 2))
+    assert state["step"] == "give" and GAME.view(state, None)["public"]["owed"] == [2, 1]
+    a, b, c = state["revealed"]
+    state = give(state, 0, b, 1)  # the opponent has their card: the other two are kept
+    assert state["to_place"] == [[a, c], [b]] and state["step"] == "place"
+    assert GAME.to_act(state) == [0, 1]
+    state = place(state, 0, c, 2, 2)
+    assert GAME.to_act(state) == [0, 1]  # the turn ends when every received card is placed
+    state = place(state, 0, a, 2, 1)
+    state = place(state, 1, b, 0, 0)
+    assert (state["turn"], state["step"]) == (1, "reveal")
+
+
+def test_two_players_keeping_first_still_leaves_a_choice():
+    state = GAME.setup(2, 3)
+    state = reveal(state, 0, (0, 0), (0, 1), (0, 2))
+    a, b, c = state["revealed"]
+    state = give(state, 0, a, 0)
+    assert state["step"] == "give" and state["owed"] == [0, 1]
+    assert len(GAME.legal_actions(state, 0)) == 4  # 2 cards × 2 receivers
+    state = give(state, 0, b, 0)
+    assert state["to_place"] == [[a, b], [c]]
+    refuse(state, 0, {"type": "give", "card": a, "to": 0}, "you cannot give now: the handed-out cards are being placed")
+
+
+def test_two_players_later_turns_reveal_two_one_each():
+    state = GAME.setup(2, 3)
+    for seat in (0, 1):  # both first turns
+        state = reveal_first(state, seat, 3)
+        state = place_all(give(state, seat, state["revealed"][0], 1 - seat))
+    assert state["turn"] == 0 and state["turns"] == [1, 1]
+    state = reveal_first(state, 0, 1)
+    assert GAME.view(state, None)["public"]["reveal_left"] == 1
+    state = reveal_first(state, 0, 1)
+    assert state["step"] == "give" and state["owed"] == [0, 1]
+    a, b = state["revealed"]
+    state = give(state, 0, a, 1)
+    assert state["to_place"] == [[b], [a]]
