@@ -394,8 +394,14 @@ def _check_layout(settings: _Settings, table: str, pins: dict[str, int], keys: d
     """Every required button present, no pin used twice.
 
     ``table`` is the key to blame for a missing button, ``keys`` the key behind each pin: when
-    two buttons share a pin, the one set in [buttons.pins] is blamed, as it is the likelier slip.
+    two buttons share a pin, the one set last is blamed (command line, then [buttons.pins], then
+    the profile), as it is the likelier slip.
     """
+
+    def lateness(button: str) -> int:
+        key = keys[button]
+        return 2 if settings.origins.get(key) == COMMAND_LINE else 1 if key.startswith("buttons.pins.") else 0
+
     missing = [name for name in REQUIRED_BUTTONS if name not in pins]
     if missing:
         raise settings.error(table, f"has no {missing[0]!r} button (the panel needs {', '.join(REQUIRED_BUTTONS)})")
@@ -403,7 +409,7 @@ def _check_layout(settings: _Settings, table: str, pins: dict[str, int], keys: d
     for name, pin in pins.items():
         if pin in owner_of_pin:
             other = owner_of_pin[pin]
-            blamed, innocent = (other, name) if keys[other].startswith("buttons.pins.") else (name, other)
+            blamed, innocent = (other, name) if lateness(other) > lateness(name) else (name, other)
             raise settings.error(keys[blamed], f"GPIO {pin} is also the pin of {innocent!r}: two buttons cannot share a pin")
         owner_of_pin[pin] = name
 
