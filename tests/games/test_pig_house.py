@@ -640,3 +640,14 @@ def test_bad_actions_get_plain_reasons():
     refused(physical, 0, {"type": "die_face", "face": 6}, "has 6 faces")
     refused(physical, 0, {"type": "die_face", "face": True}, "'face' must be one of")
     refused(physical, 0, {"type": "roll"}, "option die = physical")
+
+
+@pytest.mark.parametrize("options", [{"wolf_deck": "physical"}, {"die": "physical"}, {"wolf_deck": "physical", "die": "physical"}])
+def test_random_games_with_keyed_in_values_end_with_a_ranking(options):
+    from companion.simulate import random_playout
+
+    for seed in range(30):
+        state, _ = random_playout(GAME, 2 + seed % 3, seed, options)
+        result = GAME.result(state)
+        assert sorted(e["seat"] for e in result["ranking"]) == list(range(state["players"]))
+        assert result["winners"] == [e["seat"] for e in result["ranking"] if e["place"] == 1]
