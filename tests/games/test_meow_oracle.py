@@ -139,6 +139,12 @@ def area_ids(rows):
     return [card_id(code) for code in rows.replace("/", " ").split()]
 
 
+def faces(ids):
+    """Nine card ids, row by row, as the grid score_area takes."""
+    cards = [{"n": int(number), "color": colour} for colour, number in (i.split("-") for i in ids)]
+    return [cards[row * 3:row * 3 + 3] for row in range(3)]
+
+
 def reveal(state, seat, *cells):
     for row, column in cells:
         state = GAME.apply(state, seat, {"type": "reveal", "cell": [row, column]})
@@ -438,3 +444,281 @@ def test_two_players_later_turns_reveal_two_one_each():
     a, b = state["revealed"]
     state = give(state, 0, a, 1)
     assert state["to_place"] == [[b], [a]]
+
+
+# ---------------------------------------------------------------------------- round end, wins, game end
+
+
+@pytest.mark.parametrize("players, turns", [(2, 8), (3, 9), (4, 12)])
+def test_the_round_ends_when_every_area_holds_nine_face_up_cards(players, turns):
+    state = GAME.setup(players, 21)
+    turns_seen = 1
+    while state["round"] == 1:
+        assert not all(card for area in state["up"] for card in area)
+        seat = GAME.to_act(state)[0]
+        turn = state["turn"]
+        state = GAME.apply(state, seat, GAME.legal_actions(state, seat)[0])
+        turns_seen += state["round"] == 1 and state["turn"] != turn
+    assert turns_seen == turns  # 3 turns each (2 players: 4 each) reveal every dealt card
+    (record,) = state["history"]
+    assert all(all(area) for area in record["areas"])
+    points = [score_area(faces(area)) for area in record["areas"]]
+    assert record["points"] == points  # round points are score_area's
+    assert record["wins"] == state["wins"] == _round_wins([p["total"] for p in points])
+
+
+def test_round_end_scores_gives_wins_and_deals_round_two_with_the_lowest_total_starting():
+    state, last = at_last_placement(GAME.setup(3, 2), [GRID_31, GRID_20, GRID_20_WILD])
+    state = place(state, 0, last, 2, 2)
+    (record,) = state["history"]
+    assert record["points"] == [
+        {"run": 15, "lines": 16, "total": 31},
+        {"run": 10, "lines": 10, "total": 20},
+        {"run": 4, "lines": 16, "total": 20},
+    ]
+    assert record["wins"] == state["wins"] == [2, 1, 1]  # 1 and 2 tie: a win for both
+    # Seats 1 and 2 share the lowest total; going clockwise from the start player's left, 1 comes first.
+    assert (state["round"], state["start"], state["turn"], state["step"]) == (2, 1, 1, "reveal")
+    assert GAME.to_act(state) == [1]
+    # All 36 cards are gathered and dealt again.
+    assert all(all(area) for area in state["down"]) and not any(any(area) for area in state["up"])
+    assert state["aside"] == [[], [], []] and len(state["unused"]) == 9
+    public = GAME.view(state, None)["public"]
+    assert public["wins"] == [2, 1, 1]
+    assert public["history"][0]["points"][0]["total"] == 31
+    assert public["history"][0]["areas"][0][0][0] == {"id": "red-0", "n": 0, "color": "red"}
+
+
+def test_round_two_start_tie_goes_clockwise_from_the_start_players_left():
+    state, last = at_last_placement(dict(GAME.setup(3, 2), start=1), [GRID_31, GRID_20, GRID_20_WILD])
+    state = place(state, 0, last, 2, 2)
+    assert state["start"] == 2  # from seat 1's left: seat 2 before seat 1 itself
+
+
+@pytest.mark.parametrize(
+    "totals, start, expected",
+    [
+        ([5, 3, 7], 0, 1),  # the lowest total
+        ([5, 3, 3, 7], 2, 1),  # tie of 1 and 2; from 2's left: 3, 0, 1 — seat 1 met first
+        ([3, 5, 3], 0, 2),  # tie of 0 (the start player) and 2: the start player comes last
+        ([3, 3], 0, 1),
+        ([3, 3], 1, 0),
+        ([4, 4, 4, 4], 3, 0),
+    ],
+)
+def test_next_start_player(totals, start, expected):
+    assert _next_start_player(totals, start) == expected
+
+
+@pytest.mark.parametrize(
+    "totals, wins",
+    [
+        ([10, 20, 20, 5], [1, 2, 2, 0]),  # 4 players: left and right neighbours; a tie wins for both
+        ([12, 8, 15], [1, 0, 2]),
+        ([5, 5, 5], [2, 2, 2]),
+        ([8, 7], [1, 0]),  # 2 players: one comparison, not two
+        ([7, 7], [1, 1]),
+    ],
+)
+def test_wins_against_each_neighbour_beaten_or_tied(totals, wins):
+    assert _round_wins(totals) == wins
+
+
+@pytest.mark.parametrize(
+    "wins, last_totals, winners",
+    [
+        ([2, 4, 1], [30, 0, 0], [1]),  # most wins
+        ([3, 3, 1], [10, 12, 30], [1]),  # tie on wins: the higher round-2 total
+        ([3, 3, 1], [12, 12, 30], [0, 1]),  # still tied: shared
+        ([2, 2], [9, 9], [0, 1]),
+    ],
+)
+def test_game_winners(wins, last_totals, winners):
+    assert _game_winners(wins, last_totals) == winners
+
+
+def round_two(players, seed):
+    """A real game played (first legal actions) into round 2."""
+    return play_first_actions_until(GAME.setup(players, seed), lambda s: s["round"] == 2)
+
+
+def test_the_game_ends_after_round_two_most_wins_winning():
+    state = round_two(2, 8)
+    state["wins"] = [1, 0]
+    first_totals = [p["total"] for p in state["history"][0]["points"]]
+    state, last = at_last_placement(state, [GRID_31, GRID_20])
+    state = place(state, 0, last, 2, 2)
+    assert GAME.is_over(state) and GAME.to_act(state) == []
+    assert GAME.result(state) == {
+        "winners": [0],
+        "scores": {"0": 2, "1": 0},
+        "totals": {"0": [first_totals[0], 31], "1": [first_totals[1], 20]},
+    }
+    public = GAME.view(state, None)["public"]
+    assert public["step"] == "over" and len(public["history"]) == 2
+    refuse(state, 0, {"type": "reveal", "cell": [0, 0]}, "the game is over")
+
+
+def test_a_tie_on_wins_goes_to_the_higher_round_two_total():
+    state = round_two(2, 8)
+    state["wins"] = [0, 1]
+    state, last = at_last_placement(state, [GRID_31, GRID_20])
+    state = place(state, 0, last, 2, 2)
+    assert state["wins"] == [1, 1]
+    assert GAME.result(state)["winners"] == [0]
+
+
+def test_still_tied_the_win_is_shared():
+    state = round_two(2, 8)
+    state["wins"] = [1, 1]
+    state, last = at_last_placement(state, [GRID_31, GRID_31_BLUE])
+    state = place(state, 0, last, 2, 2)
+    assert state["wins"] == [2, 2]
+    assert GAME.result(state)["winners"] == [0, 1]
+
+
+def test_four_player_game_end_compares_both_neighbours():
+    state = round_two(4, 8)
+    state["wins"] = [0, 0, 0, 0]
+    # The fourth area: a run of 7, 8, 9, 10 then a drop (4) and one green row (2).
+    grids = [GRID_20_WILD, GRID_31, GRID_20, "g7 g8 g9 / r9 b8 g10 / r10 b9 b10"]
+    state, last = at_last_placement(state, grids)
+    state = place(state, 0, last, 2, 2)
+    assert [p["total"] for p in state["history"][1]["points"]] == [20, 31, 20, 6]
+    assert state["wins"] == [1, 2, 1, 0]
+    assert GAME.result(state)["winners"] == [1]
+
+
+# ---------------------------------------------------------------------------- refusals in plain words
+
+
+@pytest.mark.parametrize(
+    "action, message",
+    [
+        ({"type": "fly"}, r"unknown action type 'fly' \(allowed now: reveal\)"),
+        ({"type": "give", "card": "red-1", "to": 1}, r"you cannot give now: seat 1 is revealing cards \(3 more to reveal\)"),
+        ({"type": "place", "card": "red-1", "cell": [0, 0]}, "you cannot place now"),
+        ({"type": "reveal"}, 'a reveal takes exactly "cell" or "from"'),
+        ({"type": "reveal", "cell": [0, 0], "from": "aside"}, 'a reveal takes exactly "cell" or "from"'),
+        ({"type": "reveal", "cell": [0, 0], "extra": 1}, "'extra'"),
+        ({"type": "reveal", "from": "deck"}, '"from" can only be "aside"'),
+        ({"type": "reveal", "from": "aside"}, "your set-aside pile is empty"),
+        ({"type": "reveal", "cell": [3, 0]}, r"the cell \[3, 0\] is outside the 3 × 3 area"),
+        ({"type": "reveal", "cell": [0, -1]}, "outside the 3 × 3 area"),
+        ({"type": "reveal", "cell": "a1"}, r"a cell is \[row, column\]"),
+        ({"type": "reveal", "cell": [0, True]}, r"a cell is \[row, column\]"),
+        ({"type": "reveal", "cell": [0.0, 1]}, r"a cell is \[row, column\]"),
+        ({"type": "reveal", "cell": None}, r"a cell is \[row, column\]"),
+        ({"type": "reveal", "cell": [1, 1, 1]}, r"a cell is \[row, column\]"),
+    ],
+)
+def test_refusals_while_revealing(action, message):
+    refuse(GAME.setup(3, 1), 0, action, message)
+
+
+def test_refusals_of_cells_already_used():
+    state = reveal(GAME.setup(3, 1), 0, (0, 0))
+    refuse(state, 0, {"type": "reveal", "cell": [0, 0]}, "the cell at row 1, column 1 is empty")
+    state = GAME.setup(3, 1)
+    state["up"][0][4], state["down"][0][4] = state["down"][0][4], None
+    refuse(state, 0, {"type": "reveal", "cell": [1, 1]}, "rule 1: the card at row 2, column 2 is already face up")
+
+
+def test_it_is_not_your_turn():
+    refuse(GAME.setup(3, 1), 1, {"type": "reveal", "cell": [0, 0]}, r"it is not your turn \(waiting for seat 1\)")
+
+
+@pytest.fixture
+def giving():
+    """Seat 0 of 3 has revealed its top row and handed one card to seat 1."""
+    state = reveal(GAME.setup(3, 1), 0, (0, 0), (0, 1), (0, 2))
+    return give(state, 0, state["revealed"][0], 1)
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ({"card": "red-99"}, r"'red-99' is not among the revealed cards waiting to be handed out"),
+        ({"card": 3}, "3 is not among the revealed cards"),
+        ({"to": 5}, '"to" must be a seat number from 0 to 2, not 5'),
+        ({"to": "1"}, "\"to\" must be a seat number from 0 to 2, not '1'"),
+        ({"to": True}, '"to" must be a seat number from 0 to 2, not True'),
+        ({"to": 1}, "rule 2: seat 2 has already been handed all the cards owed this turn"),
+        ({"extra": 0}, r'a give takes exactly "card" and "to", not \'extra\''),
+        ({"type": "reveal", "cell": [1, 1]}, "you cannot reveal now: seat 1 is handing out the revealed cards"),
+    ],
+)
+def test_refusals_while_giving(giving, change, message):
+    action = {"type": "give", "card": giving["revealed"][0], "to": 2, **change}
+    refuse(giving, 0, action, message)
+
+
+def test_a_give_without_a_card_is_refused(giving):
+    refuse(giving, 0, {"type": "give", "to": 2}, 'a give takes exactly "card" and "to"')
+
+
+@pytest.fixture
+def placing():
+    """Seat 0 of 3 has handed out its top row; seat 1 holds one card to place."""
+    state = reveal(GAME.setup(3, 1), 0, (0, 0), (0, 1), (0, 2))
+    state = give(give(state, 0, state["revealed"][0], 1), 0, state["revealed"][1], 0)
+    return place(state, 1, state["to_place"][1][0], 0, 0)
+
+
+@pytest.mark.parametrize(
+    "seat, change, message",
+    [
+        (0, {"card": "nope"}, r"you have no 'nope' to place \(yours: "),
+        (0, {"cell": [9, 9]}, "outside the 3 × 3 area"),
+        (0, {"cell": {"row": 0}}, r"a cell is \[row, column\]"),
+        (0, {"type": "give", "to": 0}, "you cannot give now: the handed-out cards are being placed"),
+        (0, {"card": None, "cell": None, "extra": 1}, r'a place takes exactly "card" and "cell", not \'extra\''),
+        (1, {}, r"it is not your turn \(waiting for seat 1, seat 3\)"),
+    ],
+)
+def test_refusals_while_placing(placing, seat, change, message):
+    action = {"type": "place", "card": placing["to_place"][0][0], "cell": [2, 2], **change}
+    refuse(placing, seat, action, message)
+
+
+def test_a_card_handed_to_someone_else_cannot_be_placed_by_you(placing):
+    other = placing["to_place"][2][0]
+    refuse(placing, 0, {"type": "place", "card": other, "cell": [2, 2]}, f"you have no '{other}' to place")
+
+
+# ---------------------------------------------------------------------------- views and log
+
+
+JA_COLOUR = {"red": "赤", "blue": "青", "green": "緑", "wild": "灰（オールマイティ）"}
+
+
+def test_the_log_tells_the_turn_in_both_languages():
+    state = reveal(GAME.setup(3, 5), 0, (0, 0), (0, 1), (0, 2))
+    a, b, c = state["revealed"]
+    state = give(give(state, 0, a, 1), 0, b, 0)
+    state = place(state, 1, a, 1, 1)
+    texts = [entry["text"] for entry in GAME.view(state, None)["log"]]
+    name = a.replace("-", " ")
+    assert texts[0]["en"].startswith("{s0} reveals ") and texts[0]["en"].endswith("(from row 1, column 1)")
+    assert texts[3]["en"] == f"{{s0}} gives {name} to {{s1}}"
+    assert texts[3]["ja"] == f"{{s0}}が{JA_COLOUR[a.split('-')[0]]}の{a.split('-')[1]}を{{s1}}に渡す"
+    assert texts[4]["en"] == f"{{s0}} keeps {b.replace('-', ' ')}"
+    assert texts[5]["en"] == f"{{s0}} gives {c.replace('-', ' ')} to {{s2}}"
+    assert texts[6]["en"] == f"{{s1}} places {name} at row 2, column 2 and sets the face-down card there aside"
+    assert texts[6]["ja"].startswith("{s1}が") and "横によける" in texts[6]["ja"]
+
+
+def test_the_public_view_shows_what_a_table_screen_needs():
+    state = reveal(GAME.setup(4, 5), 0, (0, 0), (0, 1), (0, 2))
+    state = give(state, 0, state["revealed"][0], 2)
+    public = GAME.view(state, None)["public"]
+    assert set(public) == {
+        "round", "rounds", "step", "start_player", "turn", "reveal_left", "revealed", "owed",
+        "to_place", "areas", "aside", "unused", "wins", "history",
+    }
+    assert (public["round"], public["rounds"], public["step"], public["turn"]) == (1, 2, "give", 0)
+    assert public["owed"] == [1, 1, 0, 0] and len(public["revealed"]) == 2
+    assert public["to_place"][2][0]["id"] == state["to_place"][2][0]
+    assert public["areas"][0][0] == [None, None, None] and public["aside"] == [0, 0, 0, 0]
+    assert public["wins"] == [0, 0, 0, 0] and public["history"] == []
+    assert all(GAME.view(state, seat)["public"] == public for seat in range(4))
