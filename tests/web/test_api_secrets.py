@@ -1,0 +1,128 @@
+"""Random legal games over HTTP for every game id: no seat ever reads another seat's secret.
+
+Every seat joins; then random legal actions are posted, each by a seat whose turn it is,
+with the version of its own view. After every step each seat's responses (its view, the
+action's answer, the public table, ``/api/me``) and a visitor's view are searched for the
+secrets that reader must not know.
+
+What counts as a secret is derived from the engine itself at that moment:
+
+- for seat *s*: every string (value or key) in another seat's engine view (its hand,
+  its private log lines...) that does not also appear in *s*'s own engine view;
+- for everybody: every component id (card) that appears in no view at all: face-down
+  cards, the deck.
+
+Strings only: a number (a hidden herd value of 14, say) cannot be told apart from a count
+that legitimately reads 14, so numeric secrets are left to each engine's scramble test
+(``tests/test_games_contract.py``), which compares whole views.
+
+``test_the_check_catches_a_leak`` proves the check can fail: a table that slips its whole
+state into the views is caught, for every game that has secrets.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from companion import games
+
+STEPS = 60
+"""Steps per game: enough to pass through every kind of step, small enough for ~30 s in all."""
+
+
+def strings_in(value) -> set[str]:
+    """Every string in a JSON value: values and keys."""
+    found: set[str] = set()
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            found.add(item)
+        elif isinstance(item, dict):
+            found.update(item)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return found
+
+
+def forbidden_strings(table) -> dict[int | None, set[str]]:
+    """For each reader (a seat, or None for a visitor), the strings it must not see now."""
+    game, state = games.get(table.game_id), table.state()
+    seen = {seat: strings_in(game.view(state, seat)) for seat in range(table.players)}
+    seen[None] = strings_in(game.view(state, None))
+    seen_by_anyone = set().union(*seen.values())
+    hidden_from_all = {str(c) for c in (game.components(state) or [])} - seen_by_anyone
+    forbidden = {}
+    for reader in seen:
+        others = set().union(*(seen[o] for o in seen if o is not None and o != reader))
+        forbidden[reader] = (others - seen[reader]) | hidden_from_all
+    return forbidden
+
+
+def leaks(table, answers: dict[int | None, list]) -> list[str]:
+    """The secrets found in what each reader received, as readable lines."""
+    forbidden = forbidden_strings(table)
+    found = []
+    for reader, bodies in answers.items():
+        for body in bodies:
+            for secret in sorted(strings_in(body) & forbidden[reader]):
+                found.append(f"{'a visitor' if reader is None else f'seat {reader}'} read {secret!r}")
+    return found
+
+
+@pytest.fixture
+def host(api):
+    token = api.post("/api/host/claim").json["host_token"]
+    api.forget_cookies()
+    return token
+
+
+def play_and_check(api, table, host: str, game_id: str, players: int, seed: int) -> list[str]:
+    """Play one random game over HTTP; return every leak found (stops at the first step with one)."""
+    for seat in api.get("/api/table").json["seats"]:  # seats stay held from game to game: start afresh
+        if seat["taken"]:
+            assert api.post(f"/api/seats/{seat['seat']}/free", token=host).status_code == 200
+    assert api.post("/api/game", {"game": game_id, "players": players, "seed": seed}, token=host).status_code == 200
+    tokens = [api.post(f"/api/seats/{s}/join", {"name": f"P{s}"}, token=host).json["token"] for s in range(players)]
+    api.forget_cookies()
+    pick = random.Random(seed)
+    for _ in range(STEPS):
+        answers: dict[int | None, list] = {None: [api.get("/api/view").json, api.get("/api/table").json]}
+        views = {}
+        for seat, token in enumerate(tokens):
+            views[seat] = api.get("/api/view", token=token).json
+            answers[seat] = [views[seat], api.get("/api/me", token=token).json]
+        found = leaks(table, answers)
+        if found or views[0]["over"]:
+            return found
+        seat = pick.choice(views[0]["to_act"])
+        action = pick.choice(views[seat]["actions"])
+        response = api.post("/api/actions", {"action": action, "version": views[seat]["version"]}, token=tokens[seat])
+        assert response.status_code == 200, (game_id, action, response.json)
+        found = leaks(table, {seat: [response.json]})
+        if found:
+            return found
+    return []
+
+
+@pytest.mark.parametrize("game_id", games.ids())
+def test_random_games_over_http_leak_no_secret(api, table, host, game_id):
+    game = games.get(game_id)
+    for players in sorted({game.min_players, game.max_players}):
+        assert play_and_check(api, table, host, game_id, players, seed=players) == []
+
+
+@pytest.mark.parametrize("game_id", games.ids())
+def test_the_check_catches_a_leak(api, table, host, monkeypatch, game_id):
+    """A table that puts its full state into every view must be caught, for every game
+    whose state holds secrets at the start (cards in hands, face down, in a deck)."""
+    game = games.get(game_id)
+    table.start_game(game_id, game.max_players, seed=1)
+    if not any(forbidden_strings(table).values()):
+        pytest.skip(f"{game_id} has no string secrets to leak at its start (a tracker: everything is public)")
+    honest_view = table.view
+    monkeypatch.setattr(table, "view", lambda seat: {**honest_view(seat), "debug": table.state()})
+    assert play_and_check(api, table, host, game_id, game.max_players, seed=1) != []
