@@ -28,6 +28,8 @@ WILD_NUMBERS = (3, 4, 5)
 
 HIGHEST = 10
 
+CELLS = 9
+
 SNAKE = (0, 1, 2, 5, 4, 3, 6, 7, 8)
 """The scoring path over the cells (numbered row by row, 0 = top left, as the owner sees
 them): top row left→right, middle row right→left, bottom row left→right (RULINGS §2,
@@ -111,7 +113,6 @@ def _card_value(card: Any, where: str) -> tuple[int, str]:
 # ---------------------------------------------------------------------------- the engine
 
 ROUNDS = 2
-CELLS = 9
 
 COLOUR_JA = {"red": "赤", "blue": "青", "green": "緑", WILD: "灰（オールマイティ）"}
 
@@ -128,20 +129,11 @@ def _card_view(card_id: str) -> dict:
     return {"id": card_id, **CARD[card_id]}
 
 
-def _card_en(card_id: str) -> str:
-    return "{color} {n}".format(**CARD[card_id])
-
-
-def _card_ja(card_id: str) -> str:
-    return f"{COLOUR_JA[CARD[card_id]['color']]}の{CARD[card_id]['n']}"
-
-
-def _cell_en(cell: int) -> str:
-    return f"row {cell // 3 + 1}, column {cell % 3 + 1}"
-
-
-def _cell_ja(cell: int) -> str:
-    return f"{cell // 3 + 1}行{cell % 3 + 1}列"
+# Names for log and messages, made once: logging happens on every action of every playout.
+CARD_EN = {card_id: f"{card['color']} {card['n']}" for card_id, card in CARD.items()}
+CARD_JA = {card_id: f"{COLOUR_JA[card['color']]}の{card['n']}" for card_id, card in CARD.items()}
+CELL_EN = tuple(f"row {cell // 3 + 1}, column {cell % 3 + 1}" for cell in range(CELLS))
+CELL_JA = tuple(f"{cell // 3 + 1}行{cell % 3 + 1}列" for cell in range(CELLS))
 
 
 def _seat_en(seat: int) -> str:
@@ -258,7 +250,7 @@ class MeowOracle(Game):
             cell = action["cell"][0] * 3 + action["cell"][1]
             card = state["down"][seat][cell]
             state["down"][seat][cell] = None
-            where_en, where_ja = f"from {_cell_en(cell)}", f"{_cell_ja(cell)}から"
+            where_en, where_ja = f"from {CELL_EN[cell]}", f"{CELL_JA[cell]}から"
         else:
             pile = state["aside"][seat]
             card = pile.pop(rng.randbelow(len(pile)))  # a blind pick: nobody knows which is which
@@ -266,8 +258,8 @@ class MeowOracle(Game):
         state["revealed"].append(card)
         self.log(
             state,
-            f"{seat_ref(seat)} reveals {_card_en(card)} ({where_en})",
-            f"{seat_ref(seat)}が{_card_ja(card)}を公開（{where_ja}）",
+            f"{seat_ref(seat)} reveals {CARD_EN[card]} ({where_en})",
+            f"{seat_ref(seat)}が{CARD_JA[card]}を公開（{where_ja}）",
         )
         if len(state["revealed"]) == self._reveal_count(state, seat):
             state["step"] = "give"
@@ -289,10 +281,10 @@ class MeowOracle(Game):
         state["owed"].remove(to)
         state["to_place"][to].append(card)
         if to == giver:
-            en, ja = f"{seat_ref(giver)} keeps {_card_en(card)}", f"{seat_ref(giver)}は{_card_ja(card)}を自分に"
+            en, ja = f"{seat_ref(giver)} keeps {CARD_EN[card]}", f"{seat_ref(giver)}は{CARD_JA[card]}を自分に"
         else:
-            en = f"{seat_ref(giver)} gives {_card_en(card)} to {seat_ref(to)}"
-            ja = f"{seat_ref(giver)}が{_card_ja(card)}を{seat_ref(to)}に渡す"
+            en = f"{seat_ref(giver)} gives {CARD_EN[card]} to {seat_ref(to)}"
+            ja = f"{seat_ref(giver)}が{CARD_JA[card]}を{seat_ref(to)}に渡す"
         self.log(state, en, ja)
 
     def _place(self, state: dict, seat: int, card: str, cell: int, rng: Rng) -> None:
@@ -306,8 +298,8 @@ class MeowOracle(Game):
         aside_ja = "（裏向きのカードは横によける）" if covered else ""
         self.log(
             state,
-            f"{seat_ref(seat)} places {_card_en(card)} at {_cell_en(cell)}{aside_en}",
-            f"{seat_ref(seat)}が{_card_ja(card)}を{_cell_ja(cell)}に置く{aside_ja}",
+            f"{seat_ref(seat)} places {CARD_EN[card]} at {CELL_EN[cell]}{aside_en}",
+            f"{seat_ref(seat)}が{CARD_JA[card]}を{CELL_JA[cell]}に置く{aside_ja}",
         )
         if not any(state["to_place"]):
             self._end_turn(state, rng)
@@ -408,8 +400,8 @@ class MeowOracle(Game):
         if problem:
             return problem
         if state["up"][seat][cell] is not None:
-            return f"rule 1: the card at {_cell_en(cell)} is already face up; reveal a face-down card"
-        return f"the cell at {_cell_en(cell)} is empty: there is no face-down card there to reveal"
+            return f"rule 1: the card at {CELL_EN[cell]} is already face up; reveal a face-down card"
+        return f"the cell at {CELL_EN[cell]} is empty: there is no face-down card there to reveal"
 
     def _explain_give(self, state: dict, seat: int, action: dict) -> str:
         problem = _unexpected_keys(action, ("card", "to"))
@@ -440,7 +432,7 @@ class MeowOracle(Game):
         cell, problem = _parse_cell(action["cell"])
         if problem:
             return problem
-        return f"rule 3: a card may not go on a face-up card, and {_cell_en(cell)} holds one"
+        return f"rule 3: a card may not go on a face-up card, and {CELL_EN[cell]} holds one"
 
     # ------------------------------------------------------------------ views
 
@@ -506,10 +498,17 @@ class MeowOracle(Game):
         rest (options, log entries, round records, the result) is never changed once made
         and is shared."""
         new = dict(state)
-        for key in ("down", "up", "aside", "to_place"):
-            new[key] = [list(per_seat) for per_seat in state[key]]
-        for key in ("unused", "revealed", "owed", "turns", "wins", "log", "history"):
-            new[key] = list(state[key])
+        new["down"] = [area[:] for area in state["down"]]
+        new["up"] = [area[:] for area in state["up"]]
+        new["aside"] = [pile[:] for pile in state["aside"]]
+        new["to_place"] = [cards[:] for cards in state["to_place"]]
+        new["unused"] = state["unused"][:]
+        new["revealed"] = state["revealed"][:]
+        new["owed"] = state["owed"][:]
+        new["turns"] = state["turns"][:]
+        new["wins"] = state["wins"][:]
+        new["log"] = state["log"][:]
+        new["history"] = state["history"][:]
         return new
 
 
