@@ -259,12 +259,18 @@ class _Transaction:
                 self._db.execute("COMMIT")
                 return False
             except sqlite3.Error as commit_error:
-                self._db.execute("ROLLBACK")
+                self._rollback()
                 raise StorageError(f"the database refused to save: {commit_error}") from None
-        self._db.execute("ROLLBACK")
+        self._rollback()
         if isinstance(error, sqlite3.Error):
             raise StorageError(f"the database refused to save: {error}") from None
         return False
+
+
+    def _rollback(self) -> None:
+        # Some errors (a full disk among them) make SQLite roll back by itself.
+        if self._db.in_transaction:
+            self._db.execute("ROLLBACK")
 
 
 def _statements(script: str) -> list[str]:

@@ -1,0 +1,307 @@
+"""The table: seats, host, the action log in SQLite, undo, restore and change events."""
+
+import random
+import sqlite3
+import threading
+
+import pytest
+
+from companion import table as table_module
+from companion.games import IllegalAction
+from companion.table import Conflict, Forbidden, NotFound, StorageError, Table, TableError
+
+
+@pytest.fixture
+def table(tmp_path):
+    table = Table(tmp_path)
+    yield table
+    table.close()
+
+
+def play_randomly(table, steps, seed=0):
+    """Random legal moves through the table, as phones would make them."""
+    chooser = random.Random(seed)
+    for _ in range(steps):
+        public = table.view(None)
+        if public["over"]:
+            return
+        seat = chooser.choice(public["to_act"])
+        view = table.view(seat)
+        table.act(seat, chooser.choice(view["actions"]), view["version"])
+
+
+def all_views(table):
+    return [table.view(seat) for seat in [None, *range(table.players)]]
+
+
+def test_a_new_table_is_idle_with_a_join_code(table):
+    info = table.public()
+    assert info["game"] is None and info["seats"] == [] and info["view"] is None
+    assert len(table.join_code) == 5 and table.join_code.isupper()
+    assert table.version == 0
+    with pytest.raises(NotFound, match="no game"):
+        table.view(None)
+
+
+def test_the_join_code_survives_a_restart(tmp_path):
+    code = Table(tmp_path).join_code
+    assert Table(tmp_path).join_code == code
+
+
+def test_joining_gives_a_token_that_names_the_seat(table):
+    table.start_game("meow-oracle", 3, seed=1)
+    token = table.join(1, "  ねこ  ")
+    assert table.seat_of(token) == 1
+    assert table.names() == [None, "ねこ", None]
+    assert table.seat_of("not-a-token") is None and table.seat_of(None) is None
+    assert len(token) >= 40
+
+
+def test_a_taken_seat_cannot_be_taken(table):
+    table.start_game("meow-oracle", 2, seed=1)
+    table.join(0, "Ann")
+    with pytest.raises(Conflict, match="taken by Ann"):
+        table.join(0, "Bob")
+
+
+@pytest.mark.parametrize("name,reason", [("", "enter a name"), ("   ", "enter a name"), ("x" * 25, "at most"),
+                                         ("a\x00b", "control"), ("a\u200bb", "invisible"), (7, "text")])
+def test_bad_names_are_refused_and_change_nothing(table, name, reason):
+    table.start_game("meow-oracle", 2, seed=1)
+    version = table.version
+    with pytest.raises(TableError, match=reason):
+        table.join(0, name)
+    assert table.version == version and table.names() == [None, None]
+
+
+@pytest.mark.parametrize("seat", [-1, 2, "0", None, True])
+def test_seats_outside_the_table_are_refused(table, seat):
+    table.start_game("meow-oracle", 2, seed=1)
+    with pytest.raises(NotFound, match="no seat"):
+        table.join(seat, "Ann")
+
+
+def test_tokens_are_stored_hashed(tmp_path):
+    table = Table(tmp_path)
+    table.start_game("meow-oracle", 2, seed=1)
+    token = table.join(0, "Ann")
+    host = table.claim_host()
+    table.close()
+    raw = b"".join(p.read_bytes() for p in tmp_path.iterdir())
+    assert token.encode() not in raw and host.encode() not in raw
+
+
+def test_actions_change_the_version_and_are_checked(table):
+    table.start_game("meow-oracle", 2, seed=3)
+    version = table.version
+    seat = table.view(None)["to_act"][0]
+    other = 1 - seat
+    action = table.view(seat)["actions"][0]
+    with pytest.raises(IllegalAction):
+        table.act(other, action, version)
+    with pytest.raises(IllegalAction):
+        table.act(seat, {"type": "dance"}, version)
+    with pytest.raises(Conflict, match="future"):
+        table.act(seat, action, version + 5)
+    with pytest.raises(TableError, match="version"):
+        table.act(seat, action, "3")
+    assert table.version == version and table.action_log() == []
+    table.act(seat, action, version)
+    assert table.version == version + 1
+    assert table.action_log()[0]["action"] == action
+
+
+def test_an_action_chosen_from_an_old_view_is_refused(table):
+    table.start_game("meow-oracle", 2, seed=3)
+    seat = table.view(None)["to_act"][0]
+    old = table.view(seat)
+    table.act(seat, old["actions"][0], old["version"])
+    if seat in table.view(None)["to_act"]:
+        with pytest.raises(Conflict, match="changed since your view"):
+            table.act(seat, table.view(seat)["actions"][0], old["version"])
+
+
+def test_choices_made_at_once_do_not_make_each_other_stale(table):
+    table.start_game("lion-square", 3, seed=2)
+    views = [table.view(seat) for seat in range(3)]
+    assert sorted(table.view(None)["to_act"]) == [0, 1, 2], "hand adjustment is simultaneous"
+    for seat in range(3):  # everyone chose from the views of the same version
+        table.act(seat, views[seat]["actions"][0], views[seat]["version"])
+    assert table.view(None)["game_version"] == 3
+
+
+def test_a_join_does_not_make_a_pending_action_stale(table):
+    table.start_game("meow-oracle", 2, seed=3)
+    seat = table.view(None)["to_act"][0]
+    view = table.view(seat)
+    table.join(1 - seat, "Late")
+    table.act(seat, view["actions"][0], view["version"])
+
+
+def test_restart_restores_the_same_version_and_views(tmp_path):
+    table = Table(tmp_path)
+    table.start_game("lion-square", 4, seed=9)
+    token = table.join(2, "Ann")
+    play_randomly(table, 60)
+    before = all_views(table)
+    table.close()
+    again = Table(tmp_path)
+    assert all_views(again) == before
+    assert again.seat_of(token) == 2
+
+
+def test_restart_from_snapshots_equals_a_full_replay(tmp_path, monkeypatch):
+    monkeypatch.setattr(table_module, "SNAPSHOT_EVERY", 7)
+    table = Table(tmp_path)
+    table.start_game("lion-square", 3, seed=4)
+    play_randomly(table, 50, seed=4)
+    before = all_views(table)
+    table.close()
+    with sqlite3.connect(tmp_path / "companion.sqlite3") as db:
+        assert db.execute("SELECT COUNT(*) FROM snapshots").fetchone()[0] >= 3
+    assert all_views(Table(tmp_path)) == before
+    with sqlite3.connect(tmp_path / "companion.sqlite3") as db:
+        db.execute("DELETE FROM snapshots")
+    assert all_views(Table(tmp_path)) == before
+
+
+def test_undo_steps_back_keeps_the_log_and_cannot_reroll(table):
+    table.start_game("meow-oracle", 3, seed=5)
+    play_randomly(table, 12, seed=5)
+    state_before = table.state()
+    seat = table.view(None)["to_act"][0]
+    view = table.view(seat)
+    action = view["actions"][-1]
+    table.act(seat, action, view["version"])
+    after = table.state()
+    version = table.version
+    table.undo()
+    assert table.version == version + 1, "undo is a change: the version still grows"
+    assert table.state() == state_before
+    log = table.action_log()
+    assert log[-1]["action"] == action and log[-1]["undone"]
+    table.act(seat, action, table.version)
+    assert table.state() == after, "the same move after an undo must give the same outcome"
+
+
+def test_undo_goes_as_deep_as_the_log_and_no_further(table):
+    table.start_game("meow-oracle", 2, seed=6)
+    start = table.state()
+    play_randomly(table, 5, seed=6)
+    for _ in range(5):
+        table.undo()
+    assert table.state() == start
+    with pytest.raises(Conflict, match="nothing to undo"):
+        table.undo()
+    assert all(entry["undone"] for entry in table.action_log())
+
+
+def test_undoing_the_last_move_reopens_a_finished_game(table):
+    table.start_game("meow-oracle", 2, seed=7)
+    play_randomly(table, 10_000, seed=7)
+    assert table.view(None)["over"]
+    assert table.public()["history"][0]["result"] is not None
+    table.undo()
+    assert not table.view(None)["over"]
+    assert table.public()["history"] == []
+
+
+def test_an_undo_survives_a_restart(tmp_path):
+    table = Table(tmp_path)
+    table.start_game("lion-square", 3, seed=8)
+    play_randomly(table, 20, seed=8)
+    table.undo()
+    table.undo()
+    before = all_views(table)
+    table.close()
+    assert all_views(Table(tmp_path)) == before
+
+
+def test_a_new_game_keeps_seats_that_still_exist(table):
+    table.start_game("meow-oracle", 4, seed=1)
+    tokens = [table.join(seat, f"P{seat}") for seat in range(4)]
+    table.hand_over_host(3)
+    table.start_game("lion-square", 3, seed=1)
+    assert table.names() == ["P0", "P1", "P2"]
+    assert table.seat_of(tokens[3]) is None
+    assert table.host_seat is None and not table.has_host
+    history = table.public()["history"]
+    assert history[0]["abandoned"] and history[0]["game"] == "meow-oracle"
+
+
+def test_starting_an_unknown_or_bad_game_changes_nothing(table):
+    with pytest.raises(NotFound, match="does not offer"):
+        table.start_game("chess", 2)
+    with pytest.raises(ValueError, match="players"):
+        table.start_game("meow-oracle", 9)
+    assert table.version == 0 and table.game_id is None
+
+
+def test_only_offered_games_start(tmp_path):
+    table = Table(tmp_path, offered_games=["meow-oracle"])
+    with pytest.raises(NotFound):
+        table.start_game("lion-square", 3)
+    with pytest.raises(ValueError, match="unknown game"):
+        Table(tmp_path, offered_games=["chess"])
+
+
+def test_hosting_is_claimed_once_and_can_be_handed_over(table):
+    table.start_game("meow-oracle", 2, seed=1)
+    host = table.claim_host()
+    assert table.is_host(host) and not table.is_host("nope") and not table.is_host(None)
+    with pytest.raises(Forbidden, match="already has a host"):
+        table.claim_host()
+    with pytest.raises(Conflict, match="free"):
+        table.hand_over_host(1)
+    seat_token = table.join(1, "Bea")
+    table.hand_over_host(1)
+    assert table.is_host(seat_token) and not table.is_host(host)
+    table.free_seat(1)
+    assert not table.is_host(seat_token) and not table.has_host
+
+
+def test_freeing_a_seat_revokes_its_token(table):
+    table.start_game("meow-oracle", 2, seed=1)
+    token = table.join(0, "Ann")
+    table.free_seat(0)
+    assert table.seat_of(token) is None and table.names() == [None, None]
+    with pytest.raises(Conflict, match="already free"):
+        table.free_seat(0)
+    table.join(0, "Cy")
+
+
+def test_listeners_and_waiters_hear_every_change(table):
+    heard = []
+    unsubscribe = table.subscribe(heard.append)
+    woke = []
+    waiter = threading.Thread(target=lambda: woke.append(table.wait(table.version, timeout=10)))
+    waiter.start()
+    table.start_game("meow-oracle", 2, seed=1)
+    waiter.join(timeout=10)
+    assert woke == [1] and heard == [1]
+    unsubscribe()
+    table.join(0, "Ann")
+    assert heard == [1]
+    assert table.wait(table.version, timeout=0.01) == table.version
+
+
+def test_a_full_disk_refuses_the_action_and_changes_nothing(table):
+    table.start_game("lion-square", 3, seed=1)
+    db = table._store._db
+    # SQLite's own page limit makes the database genuinely full, as a full SD card would.
+    db.execute(f"PRAGMA max_page_count = {db.execute('PRAGMA page_count').fetchone()[0]}")
+    chooser = random.Random(1)
+    with pytest.raises(StorageError, match="refused to save"):
+        for _ in range(2000):
+            before = all_views(table)
+            seat = chooser.choice(before[0]["to_act"])
+            table.act(seat, chooser.choice(before[seat + 1]["actions"]), table.version)
+    assert all_views(table) == before
+
+
+def test_a_database_from_the_future_is_refused(tmp_path):
+    Table(tmp_path).close()
+    with sqlite3.connect(tmp_path / "companion.sqlite3") as db:
+        db.execute("UPDATE meta SET value = '99' WHERE key = 'schema'")
+    with pytest.raises(StorageError, match="schema 99"):
+        Table(tmp_path)
