@@ -77,7 +77,7 @@ def error_response(error: HTTPException) -> Response:
     """An HTTP error raised by Flask or Werkzeug (no such route, body too large...) as JSON."""
     status = error.code or 500
     if status >= 500:
-        en, ja = "something went wrong inside the companion; the table was not changed", "内部エラーが起きました。テーブルは変更されていません"
+        en, ja = "something went wrong inside the companion (its log says what)", "コンパニオン内部でエラーが起きました（詳細はログにあります）"
     else:
         en, ja = _HTTP_ERRORS.get(status, (error.description or error.name, None))
     return _refusal(status, en, ja)
