@@ -305,12 +305,12 @@ class LionSquare(Game):
             return [{"type": "pass", "card": card} for card in _most_held(hand)]
         field = state["field"]
         if step != "turn":  # "start" or "place": any card, obeying only [1] and [2]
-            cells = _open_cells(field)
+            cells = _open_cells({(r, c) for r, c, _ in field})
             return [{"type": "place", "card": card, "cell": [r, c]} for card in hand for r, c in cells]
         colors = {(r, c): _COLOR[card] for r, c, card in field}
         hand_colors = [(card, _COLOR[card]) for card in hand]
         actions = []
-        for r, c in _open_cells(field):
+        for r, c in _open_cells(colors):
             # Rule [4] (which implies [3]): the colours this cell touches. A gazelle on the
             # field has colour None, so it lets no card through; a gazelle in hand needs none.
             touching = (colors.get((r - 1, c)), colors.get((r + 1, c)), colors.get((r, c - 1)), colors.get((r, c + 1)))
@@ -584,12 +584,12 @@ def _box(cells) -> tuple[int, int, int, int]:
     return min(rows), max(rows), min(cols), max(cols)
 
 
-def _open_cells(field: list) -> list[tuple[int, int]]:
+def _open_cells(occupied) -> list[tuple[int, int]]:
     """The cells a card may go on under rules [1] and [2]: empty, next to a card, and
-    keeping the field inside a 3 × 3 box. On an empty field: the origin."""
-    if not field:
+    keeping the field inside a 3 × 3 box. ``occupied`` holds the ``(row, column)`` of every
+    field card (a set, or a dict keyed by them). On an empty field: the origin."""
+    if not occupied:
         return [(0, 0)]
-    occupied = {(r, c) for r, c, _ in field}
     rows = [r for r, _ in occupied]
     cols = [c for _, c in occupied]
     # Rule [2] as bounds: a new card may stretch the box to 3, never beyond.
