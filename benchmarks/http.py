@@ -203,8 +203,10 @@ def run(port: int, args) -> int:
     delays, missed = [], 0
     for version, at in answered.items():
         for phone in phones:
-            if version in phone.arrivals:
-                delays.append(phone.arrivals[version] - at)
+            # Events coalesce: a phone that was busy may get a later version in its place.
+            seen = [arrived for v, arrived in phone.arrivals.items() if v >= version]
+            if seen:
+                delays.append(min(seen) - at)
             else:
                 missed += 1
     for phone in phones:

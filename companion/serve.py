@@ -93,17 +93,22 @@ class Server:
         return self._waitress.effective_port
 
     def serve_forever(self) -> None:
-        """Serve until :meth:`stop`; then wait (at most STOP_SECONDS) for requests in progress."""
+        """Serve until :meth:`stop` has run."""
         try:
             self._waitress.run()
         finally:
-            self._waitress.task_dispatcher.shutdown(cancel_pending=True, timeout=STOP_SECONDS)
             self._stopped.set()
 
     def stop(self) -> None:
-        """End the event streams, then close every socket from inside waitress's own loop
-        (its thread owns the socket map), which makes :meth:`serve_forever` return."""
+        """Stop serving, within about STOP_SECONDS.
+
+        First the event streams end, and the worker threads finish what they are doing
+        (their last writes still need the sockets and waitress's wake-up pipe); then every
+        socket is closed from inside waitress's own loop, whose thread owns the socket map,
+        which makes :meth:`serve_forever` return.
+        """
         self.app.extensions["companion"].events.stop()
+        self._waitress.task_dispatcher.shutdown(cancel_pending=True, timeout=STOP_SECONDS)
         self._waitress.trigger.pull_trigger(lambda: wasyncore.close_all(self._map))
 
     def wait_stopped(self, timeout: float | None = None) -> bool:
