@@ -19,6 +19,7 @@ without touching this file. The default fair layout lives there too.
 
 from __future__ import annotations
 
+import functools
 import json
 import operator
 import re
@@ -114,6 +115,12 @@ NEIGHBOURS = {
 }
 """For each side of the board, the cells a piece on each cell may swap or move with."""
 
+_STEPS = {
+    side: tuple(tuple((other, CELLS[index], CELLS[other]) for other in cells) for index, cells in enumerate(table))
+    for side, table in NEIGHBOURS.items()
+}
+"""NEIGHBOURS with the cell names an action carries, ready for _legal_actions."""
+
 
 def _lines() -> tuple[tuple[int, ...], ...]:
     """Every straight line a run can lie on: rows, columns and both diagonal directions,
@@ -165,26 +172,32 @@ TRUMP_CARDS = _trump_cards()
 # ---------------------------------------------------------------------- scoring
 
 
-def _runs(board: str) -> list[tuple[str, tuple[int, ...]]]:
-    """Every maximal straight run of one colour that scores, as ``(colour, cells)``."""
+@functools.lru_cache(maxsize=1024)
+def _runs(board: str) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    """Every maximal straight run of one colour that scores, as ``(colour, cells)``.
+
+    Cached: each board is scored as the result of one move and again as the start of
+    the next, and by every view of it."""
     text = "".join(_READ_ALL_LINES(board + "|"))
-    return [
+    return tuple(
         (match.group(1), _ALL_LINES[match.start() : match.end()])
         for match in _RUN.finditer(text)
         if RUN_POINTS.get(match.end() - match.start(), 0)
-    ]
+    )
 
 
-def _colour_scores(runs: list[tuple[str, tuple[int, ...]]]) -> dict[str, int]:
+def _colour_scores(runs: tuple[tuple[str, tuple[int, ...]], ...]) -> dict[str, int]:
     scores = dict.fromkeys(COLOURS, 0)
     for colour, cells in runs:
         scores[colour] += RUN_POINTS[len(cells)]
     return scores
 
 
-def _seat_scores(runs: list[tuple[str, tuple[int, ...]]], players: int) -> list[int]:
-    by_colour = _colour_scores(runs)
-    return [sum(by_colour[c] for c in owned) for owned in OWNED_COLOURS[players]]
+@functools.lru_cache(maxsize=1024)
+def _seat_scores(board: str, players: int) -> tuple[int, ...]:
+    """Each seat's score on ``board``: the sum of its colours' scores."""
+    by_colour = _colour_scores(_runs(board))
+    return tuple(sum(by_colour[c] for c in owned) for owned in OWNED_COLOURS[players])
 
 
 def score_board(rows) -> dict[str, int]:
@@ -370,7 +383,7 @@ class Swap5(Game):
             board = _random_layout(rng)
         else:
             board = FAIR_LAYOUT
-        scores = _seat_scores(_runs(board), players)
+        scores = _seat_scores(board, players)
         if max(scores) >= WINNING_SCORE:
             seat = scores.index(max(scores))
             raise ValueError(
@@ -415,19 +428,17 @@ class Swap5(Game):
     def _legal_actions(self, state: dict, seat: int) -> list[dict]:
         board = state["board"]
         own = OWNED_COLOURS[state["players"]][seat]
-        neighbours = NEIGHBOURS[state["options"]["board"]]
-        actions = []
-        for index, piece in enumerate(board):
-            if piece not in own:
-                continue
-            for other in neighbours[index]:
-                target = board[other]
-                if target == EMPTY:
-                    actions.append({"type": "move", "from": CELLS[index], "to": CELLS[other]})
-                elif target != piece:  # two pieces of one colour: swapping them changes nothing
-                    actions.append({"type": "swap", "from": CELLS[index], "to": CELLS[other]})
-        for card in state["hands"][str(seat)]:
-            actions.append({"type": "trump", "card": card})
+        steps = _STEPS[state["options"]["board"]]
+        # a neighbour of another colour is a swap, an empty one a move; two pieces of one
+        # colour are never swapped: that would change nothing
+        actions = [
+            {"type": "move" if board[other] == EMPTY else "swap", "from": start, "to": end}
+            for index, piece in enumerate(board)
+            if piece in own
+            for other, start, end in steps[index]
+            if board[other] != piece
+        ]
+        actions += [{"type": "trump", "card": card} for card in state["hands"][str(seat)]]
         return actions
 
     def _apply(self, state: dict, seat: int, action: dict, rng: Rng) -> None:
@@ -443,13 +454,12 @@ class Swap5(Game):
             cells[a], cells[b] = cells[b], cells[a]
             after = "".join(cells)
         state["board"] = after
-        runs_after = _runs(after)
-        move = self._describe_move(state, seat, action, _runs(before), runs_after)
+        move = self._describe_move(state, seat, action, before, after)
         state["last_move"] = move
         self._log_move(state, seat, action, before, move)
 
         players = state["players"]
-        scores = _seat_scores(runs_after, players)
+        scores = _seat_scores(after, players)
         final_lap = state["final_lap"]
         if max(scores) >= WINNING_SCORE:
             self._end(state, scores, "five-points")
@@ -483,7 +493,7 @@ class Swap5(Game):
             order.append(self._next_seat(state, order[-1]))
         return order
 
-    def _end(self, state: dict, scores: list[int], ending: str) -> None:
+    def _end(self, state: dict, scores: tuple[int, ...], ending: str) -> None:
         """Finish: the highest score wins; among tied players the first in turn order
         counting from the start player (RULINGS.md §3)."""
         best = max(scores)
@@ -515,7 +525,7 @@ class Swap5(Game):
             f"ゲーム終了: {why[1]}。{seat_ref(winner)} の勝ち ({best}点){tie[1]}。",
         )
 
-    def _describe_move(self, state: dict, seat: int, action: dict, runs_before: list, runs_after: list) -> dict:
+    def _describe_move(self, state: dict, seat: int, action: dict, before: str, after: str) -> dict:
         """What a move did, for the table and the phones::
 
             {"seat", "type", "from", "to"} or {"seat", "type", "card"}, and
@@ -525,10 +535,13 @@ class Swap5(Game):
         {"colour", "cells", "points"}.
         """
         players = state["players"]
-        scores_before, scores_after = _seat_scores(runs_before, players), _seat_scores(runs_after, players)
+        runs_before, runs_after = _runs(before), _runs(after)
         made = [run for run in runs_after if run not in runs_before]
         broken = [run for run in runs_before if run not in runs_after]
         changes = []
+        if not made and not broken:
+            return {"seat": seat, **action, "changes": changes}
+        scores_before, scores_after = _seat_scores(before, players), _seat_scores(after, players)
         for s, owned in enumerate(OWNED_COLOURS[players]):
             mine_made = [_run_view(run) for run in made if run[0] in owned]
             mine_broken = [_run_view(run) for run in broken if run[0] in owned]
@@ -657,7 +670,7 @@ class Swap5(Game):
             "turn": None if over else state["turn"],
             "start_seat": START_SEAT,
             "turn_order": self._order_from(state, START_SEAT),
-            "scores": {str(s): score for s, score in enumerate(_seat_scores(runs, players))},
+            "scores": {str(s): score for s, score in enumerate(_seat_scores(state["board"], players))},
             "runs": [_run_view(run) for run in runs],
             "trumps_in_hand": {seat: len(hand) for seat, hand in state["hands"].items()},
             "trumps_played": [dict(entry) for entry in state["played"]],

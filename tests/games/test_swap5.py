@@ -119,6 +119,10 @@ def test_fair_layout_is_the_same_for_every_colour_and_scores_nothing():
     assert FAIR_LAYOUT[12] == "."  # C3, the centre
     assert Counter(FAIR_LAYOUT) == {"R": 5, "G": 5, "Y": 5, "B": 5, ".": 5}
     assert score_board([FAIR_LAYOUT[r * 5 : r * 5 + 5] for r in range(5)]) == {"R": 0, "G": 0, "Y": 0, "B": 0}
+    for index, piece in enumerate(FAIR_LAYOUT):  # no two pieces of one colour touch
+        right = FAIR_LAYOUT[index + 1] if index % 5 < 4 else "."
+        below = FAIR_LAYOUT[index + 5] if index < 20 else "."
+        assert piece == "." or piece not in (right, below), CELLS[index]
 
 
 @pytest.mark.parametrize("side", ["front", "back"])
