@@ -30,10 +30,11 @@ MAX_BODY_BYTES = 16 * 1024
 KEEPALIVE_SECONDS = 20.0
 """How often an idle event stream sends a comment, so proxies and phones keep it open."""
 
-STREAM_SECONDS = 300.0
-"""How long one event stream lives before the browser is asked to reconnect. A phone that
-vanished without closing its connection (walked out of Wi-Fi range) thus frees its server
-thread within minutes even if the kernel keeps accepting writes for it."""
+STREAM_SECONDS = 60.0
+"""How long one event stream lives before the browser is asked to reconnect (it does so
+within a second, resuming with Last-Event-ID). A phone that vanished without closing its
+connection (walked out of Wi-Fi range) thus frees its server thread within a minute, even
+while the kernel still accepts writes for it."""
 
 
 @dataclass
