@@ -19,6 +19,7 @@ without touching this file. The default fair layout lives there too.
 
 from __future__ import annotations
 
+import copy
 import functools
 import json
 import operator
@@ -56,8 +57,8 @@ OWNED_COLOURS = {
 """Colours owned by each seat, per player count."""
 
 START_SEAT = 0
-"""The start player. The book lets the players choose; the table seats them so that
-the chosen start player is seat 0 (the first seat)."""
+"""The start player. The book lets the players choose (who slipped last, the last winner
+...); they sit the chosen player in seat 0 (the first seat)."""
 
 
 def _load_data() -> dict:
@@ -679,7 +680,7 @@ class Swap5(Game):
                 "trigger": state["final_lap"]["trigger"],
                 "remaining": list(state["final_lap"]["remaining"]),
             },
-            "last_move": state["last_move"],
+            "last_move": copy.deepcopy(state["last_move"]),  # a view never aliases the state
         }
 
     def _private_view(self, state: dict, seat: int) -> dict:
