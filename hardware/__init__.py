@@ -1,0 +1,63 @@
+"""The appliance's own face: the OLED panel and its buttons (luma.oled and gpiozero).
+
+Depends on the core (``companion``), never on ``web``; the composition root
+(``companion/serve.py``) builds the panel with :func:`create_panel` and hands it to the web,
+which mirrors it at ``/display`` through the panel's duck-typed methods.
+
+- ``display.py`` — the luma device and its faults (missing, failing, back again);
+- ``buttons.py`` — gpiozero buttons feeding one queue, the pin factory, mock presses;
+- ``screens.py`` — the screens as text models and their drawing;
+- ``actions.py`` — which game actions the buttons offer, and their labels;
+- ``panel.py``   — the panel thread: pages, buttons, redraw policy;
+- ``doctor.py``  — ``companion doctor``: checks of the platform and the hardware.
+"""
+
+from __future__ import annotations
+
+import queue
+
+from companion.config import Config, is_raspberry_pi
+
+from .buttons import Buttons, pin_factory
+from .display import Display, device_factory
+from .panel import Panel
+
+__all__ = ["Panel", "create_panel", "uses_mock"]
+
+
+def uses_mock(config: Config) -> bool:
+    """Whether the hardware is emulated: asked for, or ``auto`` away from a Raspberry Pi."""
+    return config.hardware == "mock" or (config.hardware == "auto" and not is_raspberry_pi())
+
+
+def panel_language(config: Config) -> str:
+    """The panel speaks Japanese when the configuration says so, else English (``auto``
+    follows each browser, and the panel has no browser)."""
+    return "ja" if config.language == "ja" else "en"
+
+
+def create_panel(config: Config, table, *, public_url: str = "", lan_address: str = "") -> Panel:
+    """The panel for ``table`` with the configured display and buttons (not started yet).
+
+    On real hardware a missing pin library raises here, at start, loudly; a missing
+    display does not (the panel retries it in the background).
+    """
+    mock = uses_mock(config)
+    display_config = config.display
+    size = (display_config.width, display_config.height)
+    if display_config.rotation % 2:
+        size = size[::-1]
+    events: queue.Queue = queue.Queue()
+    buttons = Buttons(config.buttons, pin_factory(config.pin_factory, mock), events)
+    return Panel(
+        table,
+        Display(device_factory(display_config, mock)),
+        buttons,
+        events,
+        size=size,
+        public_url=public_url,
+        lan_address=lan_address,
+        language=panel_language(config),
+        hold_seconds=config.buttons.hold_seconds,
+        repeat_seconds=config.buttons.repeat_seconds,
+    )

@@ -1,0 +1,97 @@
+"""Which game actions the panel's buttons offer, and their labels.
+
+The panel offers a seat's actions only where physical play needs them AND where the
+list of legal actions reveals nothing secret: the trackers, whose whole state is on the
+table. For a card game the legal moves would show a hand (Lion Square's "pass lion-3"),
+so card games get no action buttons here — phones play them — only undo and the menu.
+
+Each offered type has a label template filled from the action's fields (``{name}``: the
+acting seat's name). ``personal`` types belong to one seat (Pig House: "Taro: pig lost"),
+so each seat's copy is listed; the others are table-wide steps anyone may take and are
+listed once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from companion.games import render_text
+
+from .fonts import fit
+
+
+@dataclass(frozen=True)
+class ActionKind:
+    en: str
+    ja: str
+    personal: bool = False
+
+
+PIG_HOUSE = {
+    "pig_action": ActionKind("Pig action: {kind}", "こぶたアクション: {kind}"),
+    "roll": ActionKind("Roll the die", "サイコロを振る"),
+    "die_face": ActionKind("Die shows {pigs} pig(s){pot}", "出目: こぶた{pigs}{pot}"),
+    "pot": ActionKind("Pot: {action}", "ポット: {action}"),
+    "move_wolves": ActionKind("Move the wolves", "オオカミを動かす"),
+    "wolf_card": ActionKind("Wolf card {card}: {number}", "オオカミカード {card}: {number}"),
+    "happenings_done": ActionKind("Happenings done", "ハプニング終了"),
+    "attack_done": ActionKind("Attack done", "攻撃終了"),
+    "wolf_potted": ActionKind("Wolf #{wolf} fell in a pot", "オオカミ#{wolf} ポットに落ちた"),
+    "pig_lost": ActionKind("{name}: pig lost", "{name}: こぶたを失う", personal=True),
+    "invincible": ActionKind("{name}: use invincibility", "{name}: 無敵を使う", personal=True),
+    "ground_pigs": ActionKind("{name}: {count} on ground floor", "{name}: 1階に{count}", personal=True),
+    "outer_pigs": ActionKind("{name}: {count} on outer ring", "{name}: 外周に{count}", personal=True),
+}
+
+LEDGER = {
+    "start-player": ActionKind("Start player: {seat_name}", "スタートプレイヤー: {seat_name}"),
+    "next-round": ActionKind("Next round", "次のラウンドへ"),
+}
+
+OFFERED: dict[str, dict[str, ActionKind]] = {
+    "pig-house": PIG_HOUSE,
+    "meow-oracle-scorer": LEDGER,
+}
+"""Per game id, the action types the buttons offer (a game not listed gets none)."""
+
+
+@dataclass(frozen=True)
+class PanelAction:
+    """One button-driven action: the seat that does it, the action, and its label."""
+
+    seat: int
+    action: dict
+    label: str
+
+
+def offered_actions(game_id: str, actions_by_seat: dict[int, list[dict]], public: dict,
+                    names: list[str], language: str) -> list[PanelAction]:
+    """The panel's list for ``game_id`` from each acting seat's legal actions, in seat order;
+    table-wide actions once (done by the first seat that may), personal ones per seat."""
+    kinds = OFFERED.get(game_id, {})
+    offered: list[PanelAction] = []
+    seen: set[str] = set()
+    for seat, actions in sorted(actions_by_seat.items()):
+        for action in actions:
+            kind = kinds.get(action.get("type"))
+            if kind is None:
+                continue
+            key = repr(sorted(action.items())) + (f"@{seat}" if kind.personal else "")
+            if key in seen:
+                continue
+            seen.add(key)
+            offered.append(PanelAction(seat, action, _label(kind, action, seat, public, names, language)))
+    return offered
+
+
+def _label(kind: ActionKind, action: dict, seat: int, public: dict, names: list[str], language: str) -> str:
+    fields = {key: value for key, value in action.items() if key != "type"}
+    fields["name"] = fit(names[seat], 40)
+    if "seat" in action and isinstance(action["seat"], int) and action["seat"] < len(names):
+        fields["seat_name"] = fit(names[action["seat"]], 60)
+    if action.get("type") == "die_face":
+        face = public["die_faces"][action["face"]]
+        fields["pigs"] = face["pigs"]
+        fields["pot"] = (" + pot" if language == "en" else "+ポット") if face["pot"] else ""
+    template = kind.ja if language == "ja" else kind.en
+    return render_text(template.format(**fields), names)

@@ -1,0 +1,577 @@
+"""The panel: the OLED's screens and what the buttons do, run by one thread.
+
+Everything arrives as an event on one queue — button edges from gpiozero's callbacks,
+"the table changed" from :meth:`companion.table.Table.subscribe`, stop — and one thread
+handles them in order, so no two presses ever race and a slow draw never loses a press.
+When nothing happens the thread blocks on the queue without a timeout: no CPU at all.
+
+Redraw policy: after each batch of events the panel builds the current :class:`Screen`;
+only if it differs from the one on the glass is it rendered and pushed, and never more
+often than every ``frame_seconds`` (a change that comes sooner is drawn when that time is
+up). The panel reads the table through ``table.public()`` only — the same public view a
+table screen gets — and acts through ``table.act``/``start_game``/``undo``, the very
+methods the web uses, so phones and buttons never disagree.
+
+Buttons (``docs/panel.md`` has the full table): ``up``/``down`` move and scroll, and
+repeat every ``repeat_seconds`` once held for ``hold_seconds``; ``ok`` chooses, ``back``
+goes back; holding ``ok`` opens the menu from anywhere, holding ``back`` goes home.
+``left`` and ``right`` (joystick boards) work as ``back`` and ``ok``.
+
+The web's ``/display`` mirror uses only these members (duck-typed: the web never imports
+``hardware``): ``is_mock``, ``button_names``, ``frame_number``, ``frame_png()``,
+``text_lines()``, ``press(name, kind)``.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from companion.table import Table, TableError
+
+from .actions import OFFERED, offered_actions
+from .buttons import ButtonEvent, Buttons
+from .display import Display
+from .fonts import wrap
+from .screens import PRODUCT, Screen, render, status_screen, text_lines, word
+
+log = logging.getLogger(__name__)
+
+FRAME_SECONDS = 0.2
+"""At most five frames a second: enough for a button's answer to feel immediate, and a
+full 128 × 64 I2C frame takes 23 ms at 400 kHz, so the bus stays mostly free."""
+
+REPEATING = ("up", "down")
+"""Buttons that repeat while held (moving through a list); the others act once."""
+
+ALIASES = {"left": "back", "right": "ok"}
+"""Joystick sideways presses work as back and ok."""
+
+
+class _Stop:
+    """The event that ends the panel thread."""
+
+
+@dataclass
+class _Sync:
+    """An event that is answered once everything before it is handled and drawn (tests)."""
+
+    done: threading.Event = field(default_factory=threading.Event)
+
+
+_TABLE_CHANGED = "table changed"
+
+
+# ============================================================================ pages
+# A page is one screen of the panel with its button handling. The panel keeps a stack:
+# the bottom is "home" (status of the game, or the join screen), menus go on top.
+
+
+class Page:
+    def screen(self, panel: Panel) -> Screen:
+        raise NotImplementedError
+
+    def key(self, panel: Panel, key: str) -> None:
+        """A short press of ``up``, ``down``, ``ok`` or ``back``."""
+        if key == "back":
+            panel.pop()
+
+
+class HomePage(Page):
+    """The status of the game on the table, or the join screen when there is none."""
+
+    def __init__(self):
+        self.scroll = 0
+
+    def screen(self, panel: Panel) -> Screen:
+        info = panel.public
+        if info["game"] is None:
+            return panel.join_screen()
+        screen = status_screen(info, panel.language, self.scroll)
+        self.scroll = min(self.scroll, max(0, len(screen.lines) - 1))
+        return screen
+
+    def key(self, panel: Panel, key: str) -> None:
+        if key == "up":
+            self.scroll = max(0, self.scroll - 1)
+        elif key == "down":
+            self.scroll += 1
+        elif key == "ok":
+            panel.push(panel.game_menu() if panel.public["game"] else panel.main_menu())
+
+
+@dataclass
+class MenuItem:
+    label: str
+    choose: Callable[[], None]
+
+
+class MenuPage(Page):
+    """A list: up/down move the highlight, ok chooses, back returns."""
+
+    def __init__(self, title: str, items: Callable[[], list[MenuItem]]):
+        self.title = title
+        self._items = items  # rebuilt on every draw: the list follows the table
+        self.selected = 0
+
+    def items(self) -> list[MenuItem]:
+        return self._items()
+
+    def screen(self, panel: Panel) -> Screen:
+        labels = tuple(item.label for item in self.items())
+        self.selected = min(self.selected, max(0, len(labels) - 1))
+        return Screen("menu", self.title, labels, selected=self.selected if labels else None)
+
+    def key(self, panel: Panel, key: str) -> None:
+        items = self.items()
+        if key == "up" and items:
+            self.selected = (self.selected - 1) % len(items)
+        elif key == "down" and items:
+            self.selected = (self.selected + 1) % len(items)
+        elif key == "ok" and items:
+            items[min(self.selected, len(items) - 1)].choose()
+        elif key == "back":
+            panel.pop()
+
+
+class ConfirmPage(Page):
+    """A yes/no question: ok does it, back does not."""
+
+    def __init__(self, title: str, question: str, then: Callable[[], None]):
+        self.title, self.question, self.then = title, question, then
+
+    def screen(self, panel: Panel) -> Screen:
+        hint = "OK: yes   Back: no" if panel.language == "en" else "OK: はい  戻る: いいえ"
+        return Screen("confirm", self.title, (*wrap(self.question, panel.width), "", hint))
+
+    def key(self, panel: Panel, key: str) -> None:
+        if key == "ok":
+            panel.pop()
+            self.then()
+        elif key == "back":
+            panel.pop()
+
+
+class InfoPage(Page):
+    """Words to read (the IP address, a refusal); up/down scroll, ok or back close it."""
+
+    def __init__(self, title: str, text: str, kind: str = "info"):
+        self.title, self.text, self.kind, self.scroll = title, text, kind, 0
+
+    def screen(self, panel: Panel) -> Screen:
+        return Screen(self.kind, self.title, tuple(wrap(self.text, panel.width)), scroll=self.scroll)
+
+    def key(self, panel: Panel, key: str) -> None:
+        if key == "up":
+            self.scroll = max(0, self.scroll - 1)
+        elif key == "down":
+            self.scroll += 1
+        else:
+            panel.pop()
+
+
+class JoinPage(Page):
+    """The join screen shown from the menu (back returns)."""
+
+    def screen(self, panel: Panel) -> Screen:
+        return panel.join_screen()
+
+    def key(self, panel: Panel, key: str) -> None:
+        if key in ("ok", "back"):
+            panel.pop()
+
+
+# ============================================================================ the panel
+
+
+class Panel:
+    """The OLED panel of one table. Build it, :meth:`start` it, :meth:`stop` it on shutdown."""
+
+    def __init__(
+        self,
+        table: Table,
+        display: Display,
+        buttons: Buttons | None,
+        events: queue.Queue,
+        *,
+        size: tuple[int, int] = (128, 64),
+        public_url: str = "",
+        lan_address: str = "",
+        language: str = "en",
+        hold_seconds: float = 0.8,
+        repeat_seconds: float = 0.15,
+        frame_seconds: float = FRAME_SECONDS,
+    ):
+        self.table = table
+        self.display = display
+        self.buttons = buttons
+        self.width, self.height = size
+        self.public_url = public_url
+        self.lan_address = lan_address
+        self.language = language
+        self.hold_seconds = hold_seconds
+        self.repeat_seconds = repeat_seconds
+        self.frame_seconds = frame_seconds
+        self._events = events
+        self._pages: list[Page] = [HomePage()]
+        self._pressed_at: dict[str, float] = {}
+        self._long_done: set[str] = set()
+        self._repeating: str | None = None
+        self._next_repeat = 0.0
+        self._shown: Screen | None = None
+        self._drawn_at = float("-inf")
+        self._dirty = False  # a changed screen waits for the next allowed frame
+        self._frame_lock = threading.Condition()
+        self._image = render(Screen("idle", ""), self.width, self.height)
+        self._png: bytes | None = None
+        self.frame_number = 0
+        self.draw_seconds: list[float] = []  # render+push time of each frame (benchmark)
+        self.public: dict = {}
+        self._thread: threading.Thread | None = None
+        self._unsubscribe: Callable[[], None] | None = None
+
+    # ------------------------------------------------------------------ life
+
+    def start(self) -> None:
+        self._unsubscribe = self.table.subscribe(lambda version: self._events.put(_TABLE_CHANGED))
+        self._thread = threading.Thread(target=self._run, name="panel", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout: float = 4.0) -> None:
+        """Show "stopped" on the display (and leave it there), then end the thread and
+        release the pins. Safe to call twice."""
+        if self._thread is None:
+            return
+        if self._unsubscribe:
+            self._unsubscribe()
+            self._unsubscribe = None
+        self._events.put(_Stop())
+        self._thread.join(timeout)
+        if self._thread.is_alive():
+            log.warning("the panel thread did not stop within %.0f s", timeout)
+        self._thread = None
+        if self.buttons:
+            self.buttons.close()
+
+    def settle(self, timeout: float = 5.0) -> bool:
+        """Wait until every event queued so far is handled and its frame drawn (tests)."""
+        sync = _Sync()
+        self._events.put(sync)
+        return sync.done.wait(timeout)
+
+    # ------------------------------------------------------------------ for the web
+
+    @property
+    def is_mock(self) -> bool:
+        return bool(self.buttons and self.buttons.is_mock)
+
+    @property
+    def button_names(self) -> list[str]:
+        return self.buttons.names if self.buttons else []
+
+    def press(self, name: str, kind: str = "short") -> None:
+        """Press a button through its mock pin (mock mode only; see :meth:`Buttons.press`)."""
+        if self.buttons is None:
+            raise PermissionError("this panel has no buttons")
+        self.buttons.press(name, kind)
+
+    def frame_png(self) -> bytes:
+        """The current frame as a PNG (its real size: scale it up to look at it)."""
+        with self._frame_lock:
+            if self._png is None:
+                buffer = io.BytesIO()
+                self._image.convert("L").save(buffer, "PNG")
+                self._png = buffer.getvalue()
+            return self._png
+
+    def frame_image(self):
+        with self._frame_lock:
+            return self._image.copy()
+
+    def text_lines(self) -> list[str]:
+        """The lines of text the current frame shows."""
+        with self._frame_lock:
+            return text_lines(self._shown, self.width, self.height) if self._shown else []
+
+    def wait_frame(self, after: int, timeout: float = 5.0) -> int:
+        """Block until a frame newer than number ``after`` is drawn; returns the frame number."""
+        with self._frame_lock:
+            self._frame_lock.wait_for(lambda: self.frame_number > after, timeout)
+            return self.frame_number
+
+    # ------------------------------------------------------------------ pages
+
+    def push(self, page: Page) -> None:
+        self._pages.append(page)
+
+    def pop(self) -> None:
+        if len(self._pages) > 1:
+            self._pages.pop()
+
+    def home(self) -> None:
+        del self._pages[1:]
+
+    def _say(self, words: dict) -> str:
+        return words[self.language]
+
+    def join_screen(self) -> Screen:
+        code = self.table.join_code
+        url = f"{self.public_url}J/{code}" if self.public_url else ""
+        address = self.public_url.split("://", 1)[-1].rstrip("/")  # what a person types
+        if self.height >= 64 and self.width >= 128:
+            lines = [*wrap(self._say(PRODUCT), 62)[1:], "", *wrap(address, 62), f"{word('code', self.language)} {code}"]
+            title = wrap(self._say(PRODUCT), 62)[0]
+            return Screen("idle", title, tuple(lines), qr=url.upper() if url else None)
+        return Screen("idle", self._say(PRODUCT), (address, f"{word('code', self.language)} {code}"))
+
+    def main_menu(self) -> MenuPage:
+        def items() -> list[MenuItem]:
+            entries = [MenuItem(self._t("Start a game", "ゲームを始める"), lambda: self.push(self._game_list()))]
+            game = self.public["game"]
+            if game:
+                entries.append(MenuItem(self._t("New game (same again)", "同じゲームをもう一度"), self._ask_new_game))
+                entries.append(MenuItem(self._t("Undo last action", "一手戻す"), self._ask_undo))
+            entries.append(MenuItem(self._t("Show join code", "参加コードを表示"), lambda: self.push(JoinPage())))
+            entries.append(MenuItem(self._t("Show IP address", "IPアドレスを表示"), self._show_address))
+            return entries
+
+        return MenuPage(word("menu", self.language), items)
+
+    def game_menu(self) -> MenuPage:
+        """The menu of a running game: the button actions it offers, undo, the main menu."""
+
+        def items() -> list[MenuItem]:
+            entries = [MenuItem(a.label, lambda a=a: self._act(a.seat, a.action)) for a in self._panel_actions()]
+            entries.append(MenuItem(self._t("Undo last action", "一手戻す"), self._ask_undo))
+            entries.append(MenuItem(self._t("Menu…", "メニュー…"), lambda: self._replace(self.main_menu())))
+            return entries
+
+        return MenuPage(self.public["game"]["title"][self.language], items)
+
+    def _t(self, en: str, ja: str) -> str:
+        return ja if self.language == "ja" else en
+
+    def _replace(self, page: Page) -> None:
+        self.pop()
+        self.push(page)
+
+    def _panel_actions(self):
+        view = self.public["view"]
+        game = self.public["game"]
+        if not view or game["over"]:
+            return []
+        names = [seat["name"] or f"Seat {seat['seat'] + 1}" for seat in self.public["seats"]]
+        names += [f"Seat {n + 1}" for n in range(len(names), game["players"])]
+        # A seat's legal actions: read only for the trackers listed in hardware/actions.py,
+        # whose actions reveal nothing secret; they are never drawn for any other game.
+        if game["id"] not in OFFERED:
+            return []
+        actions = {seat: self.table.view(seat)["actions"] for seat in view["to_act"]}
+        return offered_actions(game["id"], actions, view["public"], names, self.language)
+
+    def _game_list(self) -> MenuPage:
+        def items() -> list[MenuItem]:
+            return [MenuItem(g["title"][self.language], lambda g=g: self.push(self._player_count(g)))
+                    for g in self.public["offered_games"]]
+
+        return MenuPage(self._t("Choose a game", "ゲームを選ぶ"), items)
+
+    def _player_count(self, game: dict) -> MenuPage:
+        def items() -> list[MenuItem]:
+            return [MenuItem(self._t(f"{n} players", f"{n}人"), lambda n=n: self._choose_options(game, n, {}))
+                    for n in range(game["min_players"], game["max_players"] + 1)]
+
+        return MenuPage(game["title"][self.language], items)
+
+    def _choose_options(self, game: dict, players: int, chosen: dict) -> None:
+        """Ask each option that has a list of choices, one page each, then confirm."""
+        for option in game["options"]:
+            if option["name"] not in chosen and option.get("choices"):
+                def pick(value, option=option):
+                    self._choose_options(game, players, chosen | {option["name"]: value})
+
+                page = MenuPage(option["label"][self.language],
+                                lambda option=option, pick=pick: [MenuItem(str(c), lambda c=c: pick(c)) for c in option["choices"]])
+                page.selected = list(option["choices"]).index(option["default"]) if option["default"] in option["choices"] else 0
+                self.push(page)
+                return
+        title = game["title"][self.language]
+        question = self._t(f"Start {title} for {players} players?", f"{title}を{players}人で始めますか?")
+        self.push(ConfirmPage(self._t("Start", "開始"), question, lambda: self._start(game["id"], players, chosen)))
+
+    def _start(self, game_id: str, players: int, options: dict) -> None:
+        try:
+            self.table.start_game(game_id, players, options=options or None)
+        except (TableError, ValueError) as error:
+            self.push(InfoPage(self._t("Not started", "開始できません"), str(error), "error"))
+            return
+        self.home()
+
+    def _ask_new_game(self) -> None:
+        game = self.public["game"]
+        title = game["title"][self.language]
+        question = self._t(f"Start {title} again for {game['players']} players?",
+                           f"{title}を{game['players']}人でもう一度始めますか?")
+        self.push(ConfirmPage(self._t("New game", "新しいゲーム"), question,
+                              lambda: self._start(game["id"], game["players"], dict(game["options"]))))
+
+    def _ask_undo(self) -> None:
+        self.push(ConfirmPage(self._t("Undo", "一手戻す"), self._t("Take back the last action?", "最後の一手を取り消しますか?"), self._undo))
+
+    def _undo(self) -> None:
+        try:
+            self.table.undo()
+        except TableError as error:
+            self.push(InfoPage(self._t("Cannot undo", "戻せません"), str(error), "error"))
+            return
+        self.home()
+
+    def _act(self, seat: int, action: dict) -> None:
+        try:
+            self.table.act(seat, action, self.table.version)
+        except (TableError, ValueError) as error:  # IllegalAction is a ValueError
+            self.push(InfoPage(self._t("Refused", "できません"), str(error), "error"))
+            return
+        self.pop()
+
+    def _show_address(self) -> None:
+        text = f"IP {self.lan_address}\n{self.public_url}" if self.public_url else f"IP {self.lan_address}"
+        self.push(InfoPage(self._t("IP address", "IPアドレス"), text))
+
+    # ------------------------------------------------------------------ the thread
+
+    def _run(self) -> None:
+        self.public = self.table.public()
+        self._draw(force=True)
+        while True:
+            try:
+                event = self._events.get(timeout=self._timeout())
+            except queue.Empty:
+                event = None
+            syncs = []
+            stop = False
+            while True:  # handle every event already waiting before drawing once
+                if isinstance(event, _Stop):
+                    stop = True
+                elif isinstance(event, _Sync):
+                    syncs.append(event)
+                elif event is not None:
+                    self._handle(event)
+                try:
+                    event = self._events.get_nowait()
+                except queue.Empty:
+                    break
+            self._repeat_if_due()
+            if stop:
+                break
+            self._draw(force=bool(syncs))
+            for sync in syncs:
+                sync.done.set()
+        self._show_stopped()
+
+    def _timeout(self) -> float | None:
+        """How long the thread may sleep: forever, unless a frame, a repeat or a retry is due."""
+        now = time.monotonic()
+        waits = []
+        if self._shown is not None and self._dirty:
+            waits.append(self._drawn_at + self.frame_seconds - now)
+        if self._repeating:
+            waits.append(self._next_repeat - now)
+        retry = self.display.retry_in()
+        if retry is not None:
+            waits.append(retry)
+        return max(0.0, min(waits)) if waits else None
+
+    def _handle(self, event) -> None:
+        try:
+            if event == _TABLE_CHANGED:
+                self.public = self.table.public()
+            elif isinstance(event, ButtonEvent):
+                self._button(event)
+        except Exception:  # a bug must not kill the panel: log it and keep serving buttons
+            log.exception("the panel failed to handle %r", event)
+
+    def _button(self, event: ButtonEvent) -> None:
+        name = event.button
+        now = time.monotonic()
+        if name in REPEATING:
+            if event.edge == "pressed":
+                self._key(name)
+            elif event.edge == "held":
+                self._repeating, self._next_repeat = name, now + self.repeat_seconds
+            elif event.edge == "released" and self._repeating == name:
+                self._repeating = None
+            return
+        key = ALIASES.get(name, name)
+        if event.edge == "pressed":
+            self._long_done.discard(name)
+        elif event.edge == "held" and name not in ALIASES:
+            self._long_done.add(name)
+            self._long(key)
+        elif event.edge == "released" and name not in self._long_done:
+            self._key(key)
+
+    def _repeat_if_due(self) -> None:
+        if self._repeating and time.monotonic() >= self._next_repeat:
+            if self.buttons and self.buttons.is_pressed(self._repeating):
+                self._key(self._repeating)
+                self._next_repeat = time.monotonic() + self.repeat_seconds
+            else:
+                self._repeating = None
+
+    def _key(self, key: str) -> None:
+        self._pages[-1].key(self, key)
+
+    def _long(self, key: str) -> None:
+        if key == "ok":
+            self.home()
+            self.push(self.main_menu())
+        elif key == "back":
+            self.home()
+
+    def _draw(self, force: bool = False) -> None:
+        """Draw the current screen if it changed (and a frame is allowed yet), and push a
+        frame again to a display that has come back."""
+        try:
+            screen = self._pages[-1].screen(self)
+        except Exception:
+            log.exception("the panel could not build its screen; going home")
+            self.home()
+            screen = self._pages[-1].screen(self)
+        changed = screen != self._shown
+        display_due = self.display.retry_in() == 0.0
+        if not changed and not display_due:
+            self._dirty = False
+            return
+        if changed and not force and time.monotonic() - self._drawn_at < self.frame_seconds:
+            self._dirty = True
+            return
+        started = time.perf_counter()
+        if changed:
+            image = render(screen, self.width, self.height)
+            with self._frame_lock:
+                self._shown, self._image, self._png = screen, image, None
+        self.display.show(self._image)
+        self.draw_seconds.append(time.perf_counter() - started)
+        del self.draw_seconds[:-1000]
+        self._drawn_at = time.monotonic()
+        self._dirty = False
+        if changed:
+            with self._frame_lock:
+                self.frame_number += 1
+                self._frame_lock.notify_all()
+
+    def _show_stopped(self) -> None:
+        screen = Screen("stopped", self._say(PRODUCT), (word("stopped", self.language), "", word("stopped_hint", self.language)))
+        image = render(screen, self.width, self.height)
+        with self._frame_lock:
+            self._shown, self._image, self._png = screen, image, None
+            self.frame_number += 1
+            self._frame_lock.notify_all()
+        if self.display.show(image):
+            self.display.keep_last_frame()

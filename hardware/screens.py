@@ -1,0 +1,429 @@
+"""What the panel shows: a small text model per screen, and its drawing on the OLED.
+
+A :class:`Screen` is plain data (a title, body lines, which line is selected, an optional
+picture: the join QR code or a die face). :func:`layout` decides what fits — which lines
+are visible, each cut to the pixels it has — and both :func:`render` (the PIL image sent
+to the display) and :func:`text_lines` (the words tests and ``/api/display.txt`` read)
+come from that one layout, so the text model is exactly what the OLED shows and nothing
+is ever drawn off-screen.
+
+The status screens (:func:`status_screen`) are built from the table's PUBLIC information
+only (``table.public()``): the panel never sees a hand, a herd, a trump card or a pending
+secret choice, so it cannot show one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import segno
+from PIL import Image, ImageDraw
+
+from companion.games import render_text
+
+from .fonts import FONT_SIZE, fit, panel_font, text_width
+
+PRODUCT = {"en": "Tabletop Companion", "ja": "テーブルトップ・コンパニオン"}
+
+#: Fixed words of the panel, by language.
+WORDS = {
+    "code": {"en": "Code", "ja": "コード"},
+    "join": {"en": "Join on your phone", "ja": "スマホで参加"},
+    "menu": {"en": "Menu", "ja": "メニュー"},
+    "round": {"en": "Round", "ja": "ラウンド"},
+    "turn": {"en": "Turn", "ja": "手番"},
+    "waiting": {"en": "Waiting", "ja": "待ち"},
+    "over": {"en": "Game over", "ja": "ゲーム終了"},
+    "wins": {"en": "wins", "ja": "勝"},
+    "pigs": {"en": "Pigs", "ja": "こぶた"},
+    "wolves": {"en": "Wolves", "ja": "オオカミ"},
+    "next": {"en": "Next", "ja": "次"},
+    "stopped": {"en": "Companion stopped", "ja": "停止しました"},
+    "stopped_hint": {"en": "Safe to unplug.", "ja": "電源を抜けます"},
+    "place": {"en": "{place}.", "ja": "{place}位"},
+}
+
+STEP_WORDS = {
+    "pass": {"en": "pass a card", "ja": "カードを渡す"},
+    "play": {"en": "play", "ja": "プレイ"},
+    "turn": {"en": "turn", "ja": "手番"},
+    "reveal": {"en": "reveal", "ja": "公開"},
+    "give": {"en": "give", "ja": "渡す"},
+    "place": {"en": "place", "ja": "配置"},
+    "entering": {"en": "entering", "ja": "入力中"},
+    "round-end": {"en": "round over", "ja": "ラウンド終了"},
+    "start-player": {"en": "choose start player", "ja": "スタートプレイヤー決め"},
+    "scouting": {"en": "Scouting", "ja": "偵察"},
+    "building": {"en": "Building", "ja": "建築"},
+    "ranking": {"en": "Ranking", "ja": "順位決め"},
+    "pig_action": {"en": "pig action", "ja": "こぶたアクション"},
+    "roll": {"en": "roll the die", "ja": "サイコロを振る"},
+    "pigs": {"en": "pig actions", "ja": "こぶたアクション"},
+    "wolf_move": {"en": "wolves move", "ja": "オオカミ移動"},
+    "key_wolf_card": {"en": "key in wolf card", "ja": "オオカミカード入力"},
+    "happening": {"en": "happenings", "ja": "ハプニング"},
+    "attack": {"en": "wolf attack!", "ja": "オオカミの攻撃!"},
+    "tiebreak_ground": {"en": "tie-break: ground", "ja": "同点: 1階"},
+    "tiebreak_outer": {"en": "tie-break: outer", "ja": "同点: 外周"},
+    "over": {"en": "over", "ja": "終了"},
+}
+
+
+def word(key: str, language: str, **values) -> str:
+    return WORDS[key][language].format(**values)
+
+
+def step_word(step: object, language: str) -> str:
+    """A game's ``step``/``phase`` string in words (unknown ones shown as they are)."""
+    if isinstance(step, str) and step in STEP_WORDS:
+        return STEP_WORDS[step][language]
+    return str(step).replace("_", " ").replace("-", " ") if step is not None else ""
+
+
+@dataclass(frozen=True)
+class Screen:
+    """One screen as data.
+
+    ``kind`` names the screen (``idle``, ``menu``, ``status``, ``confirm``, ``info``,
+    ``stopped``); ``selected`` is the highlighted body line of a list, ``scroll`` the first
+    body line shown otherwise; ``qr`` a text to show as a QR code on the left;
+    ``die`` a rolled face ``(pigs, pot)`` drawn big on the right.
+    """
+
+    kind: str
+    title: str
+    lines: tuple[str, ...] = ()
+    selected: int | None = None
+    scroll: int = 0
+    qr: str | None = None
+    die: tuple[int, bool] | None = None
+    inverted_title: bool = True
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of text as laid out: its pixel position and whether it is drawn inverted."""
+
+    x: int
+    y: int
+    text: str
+    inverted: bool = False
+
+
+@dataclass(frozen=True)
+class Layout:
+    rows: tuple[Row, ...]
+    qr_box: tuple[int, int, int] | None = None  # x, y, side in pixels
+    die_box: tuple[int, int, int] | None = None
+    extra: dict = field(default_factory=dict)
+
+
+QR_PIXELS_PER_MODULE = 2
+DIE_SIDE = 40
+
+
+def body_rows(height: int) -> int:
+    """How many body lines fit under the title bar."""
+    return height // FONT_SIZE - 1
+
+
+def visible_window(screen: Screen, rows: int) -> int:
+    """The index of the first body line shown: the selected line is always visible."""
+    count = len(screen.lines)
+    if count <= rows:
+        return 0
+    if screen.selected is not None:
+        return min(max(0, screen.selected - rows + 1), count - rows) if screen.selected >= rows else 0
+    return min(max(0, screen.scroll), count - rows)
+
+
+def layout(screen: Screen, width: int, height: int) -> Layout:
+    """Where every line goes on a ``width`` × ``height`` display, each cut to fit."""
+    qr_box = die_box = None
+    text_left, text_right = 0, width
+    if screen.qr is not None and height >= 64 and width >= 2 * height:
+        side = height
+        qr_box = (0, 0, side)
+        text_left = side + 2
+    if screen.die is not None:
+        side = min(DIE_SIDE, height - FONT_SIZE - 2)
+        die_box = (width - side - 1, FONT_SIZE + 1 + (height - FONT_SIZE - 1 - side) // 2, side)
+        text_right = width - side - 3
+    rows: list[Row] = []
+    if qr_box:
+        # Beside the QR code there is no title bar: the title is the first line of the column.
+        column = [screen.title, *screen.lines]
+        for index, line in enumerate(column[: height // FONT_SIZE]):
+            rows.append(Row(text_left, index * FONT_SIZE, fit(line, width - text_left)))
+        return Layout(tuple(rows), qr_box, die_box)
+    rows.append(Row(0, 0, fit(screen.title, width), inverted=screen.inverted_title))
+    count = body_rows(height)
+    first = visible_window(screen, count)
+    for index, line in enumerate(screen.lines[first : first + count]):
+        number = first + index
+        selected = screen.selected == number
+        y = (index + 1) * FONT_SIZE
+        right = width if die_box is None or y + FONT_SIZE <= die_box[1] else text_right
+        rows.append(Row(0, y, fit(line, right), inverted=selected))
+    return Layout(tuple(rows), qr_box, die_box)
+
+
+def text_lines(screen: Screen, width: int, height: int) -> list[str]:
+    """The lines of text the display shows, top to bottom (the panel's text model)."""
+    shown = layout(screen, width, height)
+    lines = [row.text for row in shown.rows]
+    if screen.qr is not None and shown.qr_box is None:
+        return lines  # 32 px displays have no room for the code; its URL is in the lines
+    if shown.qr_box is not None:
+        lines.append(f"[QR {screen.qr}]")
+    if shown.die_box is not None and screen.die is not None:
+        pigs, pot = screen.die
+        lines.append(f"[die {pigs}{' pot' if pot else ''}]")
+    return lines
+
+
+def render(screen: Screen, width: int, height: int) -> Image.Image:
+    """The one-bit image of ``screen`` for a ``width`` × ``height`` display."""
+    image = Image.new("1", (width, height), 0)
+    draw = ImageDraw.Draw(image)
+    font = panel_font()
+    shown = layout(screen, width, height)
+    for row in shown.rows:
+        if row.inverted:
+            draw.rectangle((row.x, row.y, width - 1, row.y + FONT_SIZE - 1), fill=1)
+        draw.text((row.x, row.y), row.text, font=font, fill=0 if row.inverted else 1)
+    if shown.qr_box is not None:
+        _draw_qr(image, screen.qr, shown.qr_box)
+    if shown.die_box is not None and screen.die is not None:
+        _draw_die(draw, shown.die_box, *screen.die)
+    return image
+
+
+def _draw_qr(image: Image.Image, text: str, box: tuple[int, int, int]) -> None:
+    """The code as dark modules on a lit square, so the lit margin is its quiet zone.
+
+    An upper-case URL is alphanumeric data, which keeps a join URL within version 2
+    (25 modules): at 2 px per module it is 50 px, centred in 64 px with 3.5 modules of
+    quiet zone around it.
+    """
+    x, y, side = box
+    code = segno.make_qr(text, error="l", boost_error=False)
+    modules = code.symbol_size(scale=1, border=0)[0]
+    scale = max(1, min(QR_PIXELS_PER_MODULE, side // (modules + 4)))
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((x, y, x + side - 1, y + side - 1), fill=1)
+    offset_x = x + (side - modules * scale) // 2
+    offset_y = y + (side - modules * scale) // 2
+    for row_index, row in enumerate(code.matrix):
+        for col_index, dark in enumerate(row):
+            if dark:
+                left, top = offset_x + col_index * scale, offset_y + row_index * scale
+                draw.rectangle((left, top, left + scale - 1, top + scale - 1), fill=0)
+
+
+#: Pip positions on a 3 × 3 grid for 1..6 pips (column, row).
+PIPS = {
+    1: [(1, 1)],
+    2: [(0, 0), (2, 2)],
+    3: [(0, 0), (1, 1), (2, 2)],
+    4: [(0, 0), (2, 0), (0, 2), (2, 2)],
+    5: [(0, 0), (2, 0), (1, 1), (0, 2), (2, 2)],
+    6: [(0, 0), (2, 0), (0, 1), (2, 1), (0, 2), (2, 2)],
+}
+
+
+def _draw_die(draw: ImageDraw.ImageDraw, box: tuple[int, int, int], pigs: int, pot: bool) -> None:
+    """A big die face: one pip per pig; a pot face gets a filled band along the bottom."""
+    x, y, side = box
+    draw.rounded_rectangle((x, y, x + side - 1, y + side - 1), radius=5, outline=1, width=2)
+    cell = side // 4
+    radius = max(2, side // 12)
+    for col, row in PIPS.get(pigs, []):
+        cx, cy = x + cell * (col + 1), y + cell * (row + 1) - (3 if pot else 0)
+        draw.ellipse((cx - radius, cy - radius, cx + radius, cy + radius), fill=1)
+    if pot:
+        draw.rectangle((x + 5, y + side - 8, x + side - 6, y + side - 5), fill=1)
+
+
+# ============================================================================ status screens
+
+
+@dataclass(frozen=True)
+class StatusInput:
+    """What a status screen is built from: the table's public information only."""
+
+    game: str
+    title: str
+    names: list[str]  # every seat's name, "Seat n" where free
+    view: dict  # table.public()["view"]: the public game view and its envelope
+    language: str
+
+
+def seat_names(public_info: dict) -> list[str]:
+    """Every seat's name, ``Seat n`` for a free seat."""
+    return [seat["name"] or f"Seat {seat['seat'] + 1}" for seat in public_info["seats"]]
+
+
+def status_screen(public_info: dict, language: str, scroll: int = 0) -> Screen:
+    """The in-game status screen of whatever game is on the table (from public data only)."""
+    game = public_info["game"]
+    view = public_info["view"]
+    names = seat_names(public_info)
+    while len(names) < game["players"]:
+        names.append(f"Seat {len(names) + 1}")
+    info = StatusInput(game["id"], game["title"][language], names, view, language)
+    if view["over"]:
+        lines = _ranking_lines(info)
+        die = None
+    else:
+        builder = STATUS_BUILDERS.get(game["id"], _generic_status)
+        lines, die = builder(info)
+    lines = [line for line in lines if line]
+    last = _last_event(info)
+    if last and not view["over"]:
+        lines.append(last)
+    return Screen("status", info.title, tuple(lines), scroll=scroll, die=die)
+
+
+def short(name: str, pixels: int = 40) -> str:
+    """A player name cut to ``pixels`` (40 px: 10 Latin letters or 5 kana)."""
+    return fit(name, pixels)
+
+
+def _to_act_line(info: StatusInput) -> str:
+    to_act = info.view["to_act"]
+    if not to_act:
+        return ""
+    if len(to_act) == 1:
+        return f"{word('turn', info.language)}: {short(info.names[to_act[0]], 80)}"
+    return f"{word('waiting', info.language)}: " + " ".join(short(info.names[s], 24) for s in to_act)
+
+
+def _score_lines(info: StatusInput, values: list, suffix: str = "") -> list[str]:
+    """``name value`` pairs, two per line."""
+    cells = [f"{short(info.names[seat])} {value}{suffix}" for seat, value in enumerate(values)]
+    lines = []
+    for pair in range(0, len(cells), 2):
+        left = cells[pair]
+        padding = " " * max(1, int((64 - text_width(left)) // 4))
+        lines.append(left + padding + cells[pair + 1] if pair + 1 < len(cells) else left)
+    return lines
+
+
+def _round_line(info: StatusInput, public: dict) -> str:
+    step = public.get("step") or public.get("phase")
+    round_part = f"{word('round', info.language)} {public['round']}/{public['rounds']} " if "round" in public and "rounds" in public else ""
+    return f"{round_part}{step_word(step, info.language)}"
+
+
+def _last_event(info: StatusInput) -> str:
+    log = info.view.get("log") or []
+    if not log:
+        return ""
+    return "→" + render_text(log[-1]["text"][info.language], info.names)
+
+
+def _ranking_lines(info: StatusInput) -> list[str]:
+    """The end: winners and everyone's place, from the result."""
+    result = info.view["result"] or {}
+    lines = [word("over", info.language)]
+    scores = result.get("scores") or {}
+    ranking = result.get("ranking")
+    if isinstance(ranking, list) and ranking and isinstance(ranking[0], dict) and "place" in ranking[0]:
+        places = [(entry["place"], entry["seat"]) for entry in ranking]
+    else:
+        ordered = sorted(range(len(info.names)), key=lambda s: -_number(scores.get(str(s))))
+        places, previous, place = [], None, 0
+        for index, seat in enumerate(ordered):
+            value = _number(scores.get(str(seat)))
+            if value != previous:
+                place, previous = index + 1, value
+            places.append((place, seat))
+    winners = set(result.get("winners") or [])
+    for place, seat in places:
+        score = scores.get(str(seat))
+        crown = "★" if seat in winners else " "
+        score_text = f" {score}" if score is not None else ""
+        lines.append(f"{crown}{word('place', info.language, place=place)} {short(info.names[seat], 60)}{score_text}")
+    return lines
+
+
+def _number(value: object) -> float:
+    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else float("-inf")
+
+
+def _generic_status(info: StatusInput) -> tuple[list[str], None]:
+    """Any game: its step, whose turn, and its public scores when it has some."""
+    public = info.view["public"] if isinstance(info.view["public"], dict) else {}
+    lines = [_round_line(info, public), _to_act_line(info)]
+    scores = public.get("scores")
+    if isinstance(scores, dict):
+        lines += _score_lines(info, [scores.get(str(s), "-") for s in range(len(info.names))])
+    elif isinstance(scores, list):
+        lines += _score_lines(info, scores)
+    return lines, None
+
+
+def _lion_square(info: StatusInput) -> tuple[list[str], None]:
+    public = info.view["public"]
+    lines = [_round_line(info, public), _to_act_line(info)]
+    lines += _score_lines(info, public["taken"])
+    lines.append(f"{'Pile' if info.language == 'en' else '山札'} {public['pile']}")
+    return lines, None
+
+
+def _meow_oracle(info: StatusInput) -> tuple[list[str], None]:
+    public = info.view["public"]
+    lines = [_round_line(info, public), _to_act_line(info)]
+    lines += _score_lines(info, public["wins"], " " + word("wins", info.language))
+    return lines, None
+
+
+def _swap5(info: StatusInput) -> tuple[list[str], None]:
+    public = info.view["public"]
+    lines = [_round_line(info, public), _to_act_line(info)]
+    lines += _score_lines(info, [public["scores"][str(s)] for s in range(len(info.names))])
+    if public.get("final_lap") is not None:
+        lines.append("Final lap" if info.language == "en" else "最終周")
+    return lines, None
+
+
+def _meow_oracle_scorer(info: StatusInput) -> tuple[list[str], None]:
+    public = info.view["public"]
+    lines = [_round_line(info, public)]
+    if public["waiting"]:
+        lines.append(f"{word('waiting', info.language)}: " + " ".join(short(info.names[s], 24) for s in public["waiting"]))
+    lines += _score_lines(info, public["wins"], " " + word("wins", info.language))
+    return lines, None
+
+
+def _pig_house(info: StatusInput) -> tuple[list[str], tuple[int, bool] | None]:
+    public = info.view["public"]
+    language = info.language
+    lines = [f"{step_word(public['phase'], language)} {word('turn', language)} {public['turn']}", step_word(public["step"], language)]
+    if public.get("seat") is not None:
+        lines.append(short(info.names[public["seat"]], 80))
+    attack = public.get("attack")
+    if attack and attack.get("invincible") is not None:
+        waiting = [s for s in info.view["to_act"] if s != public.get("seat")]
+        if waiting:
+            lines.append(f"{word('waiting', language)}: " + " ".join(short(info.names[s], 24) for s in waiting))
+    marks = ["*" if used else "" for used in public["invincibility_used"]]
+    lines += _score_lines(info, [f"{pigs}{mark}" for pigs, mark in zip(public["pigs"], marks)])
+    wolves = " ".join(f"#{wolf['id']}@{wolf['square']}" for wolf in public["wolves"])
+    lines.append(f"{word('wolves', language)} {wolves}")
+    upcoming = [str(chip["card"]["number"]) for chip in public.get("schedule", []) if chip.get("card")]
+    if upcoming:
+        lines.append(f"{word('next', language)}: " + " ".join(upcoming))
+    die = public.get("die")
+    return lines, (die["pigs"], bool(die["pot"])) if die else None
+
+
+STATUS_BUILDERS = {
+    "lion-square": _lion_square,
+    "meow-oracle": _meow_oracle,
+    "swap5": _swap5,
+    "pig-house": _pig_house,
+    "meow-oracle-scorer": _meow_oracle_scorer,
+}
+"""The dedicated status screens; any other game id gets :func:`_generic_status`."""
