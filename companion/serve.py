@@ -42,6 +42,13 @@ def build_app(table: Table, config: Config, panel: object | None = None) -> Flas
     return create_app(table, panel=panel, language=config.language, public_url=public_url(config.host, config.port))
 
 
+def build_panel(table: Table, config: Config):
+    """The OLED panel and its buttons (emulated away from a Pi), not started yet."""
+    from hardware import create_panel  # the core never imports the hardware at module level
+
+    return create_panel(config, table, public_url=public_url(config.host, config.port), lan_address=lan_address())
+
+
 def lan_address() -> str:
     """This machine's address on the local network, as phones on the same Wi-Fi reach it.
 
@@ -119,17 +126,22 @@ def serve(config: Config) -> int:
     """Run the appliance until SIGTERM or SIGINT; returns the exit status."""
     logging.basicConfig(level=config.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     table = Table(config.data_dir, offered_games=config.games)
+    panel = None
     try:
-        app = build_app(table, config)
+        panel = build_panel(table, config)
+        app = build_app(table, config, panel)
         server = Server(app, config.host, config.port)
         url = public_url(config.host, server.port)
         for signum in (signal.SIGTERM, signal.SIGINT):
             signal.signal(signum, lambda number, frame: _stop(server, number))
         log.info("data directory: %s (table version %d)", config.data_dir, table.version)
         print(f"Tabletop Companion is ready: open {url} (players join at {url}J/{table.join_code})", flush=True)
+        panel.start()
         server.serve_forever()
         log.info("stopped")
     finally:
+        if panel is not None:
+            panel.stop()  # the display shows that the companion stopped
         table.close()
     return 0
 

@@ -246,6 +246,8 @@ class Panel:
         """Show "stopped" on the display (and leave it there), then end the thread and
         release the pins. Safe to call twice."""
         if self._thread is None:
+            if self.buttons:
+                self.buttons.close()
             return
         if self._unsubscribe:
             self._unsubscribe()

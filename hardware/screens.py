@@ -169,9 +169,13 @@ def layout(screen: Screen, width: int, height: int) -> Layout:
 
 
 def text_lines(screen: Screen, width: int, height: int) -> list[str]:
-    """The lines of text the display shows, top to bottom (the panel's text model)."""
+    """The lines of text the display shows, top to bottom (the panel's text model).
+
+    A highlighted body line (the menu's choice) starts with "> "; pictures are named in
+    brackets after the text: ``[QR <data>]``, ``[die <pigs>( pot)]``.
+    """
     shown = layout(screen, width, height)
-    lines = [row.text for row in shown.rows]
+    lines = [("> " if row.inverted and row.y else "") + row.text for row in shown.rows]
     if screen.qr is not None and shown.qr_box is None:
         return lines  # 32 px displays have no room for the code; its URL is in the lines
     if shown.qr_box is not None:

@@ -84,6 +84,11 @@ def create_app(
 
     app.register_blueprint(pages.blueprint)
 
+    if panel is not None:
+        from . import display
+
+        app.register_blueprint(display.blueprint)
+
     @app.after_request
     def _security_headers(response):
         # A rejoin link carries a seat token: never leak the address to another site.
