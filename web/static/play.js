@@ -87,6 +87,7 @@ function context() {
 function draw() {
   const ctx = context();
   document.title = `${pick(view.title)} · ${t("app.name")}`;
+  root.dataset.version = view.version; // which table version is on screen (tests wait on it)
   fill(
     root,
     headline(ctx),

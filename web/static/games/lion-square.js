@@ -77,7 +77,7 @@ function board(ctx) {
       const inLine = picker && here && Object.entries(picker.chosen).some(([kind, value]) =>
         (kind === "row" && here.cell[0] === value) || (kind === "column" && here.cell[1] === value));
       if (here) {
-        grid.append(el("span", { class: inLine ? "cell taking" : "cell" }, cardNode(ctx, here.card)));
+        grid.append(el("span", { class: inLine ? "cell taking" : "cell" }, cardNode(ctx, here.card, { "data-card": here.card })));
       } else if (open.has(key)) {
         const cell = open.get(key);
         const fits = picker.consistent("cell", cell);
@@ -102,7 +102,7 @@ function hand(ctx) {
   const mine = view.private;
   const cards = mine.hand.map((card) => {
     const usable = picker.possible("card", card);
-    if (!usable) return cardNode(ctx, card, { class: `card ${SPECIES_CLASS(card)} idle` });
+    if (!usable) return cardNode(ctx, card, { class: `card ${SPECIES_CLASS(card)} idle`, "data-card": card });
     return el("button", {
       class: ["card", SPECIES_CLASS(card), picker.consistent("card", card) ? "fits" : "", picker.isChosen("card", card) ? "chosen" : ""].join(" "),
       type: "button",

@@ -1,0 +1,91 @@
+"""Fixtures of the browser tests: the real server (waitress, as ``companion serve`` runs
+it) in a thread on a free loopback port around a table in a temporary directory, and
+headless Chromium phones driven by Playwright.
+
+Playwright cannot download its own browsers here: it drives Debian's ``chromium``
+(``apt-get install -y chromium``; another binary with ``COMPANION_CHROMIUM=/path``).
+The test modules skip, loudly, when it is missing (see ``chromium_missing``).
+
+(No ``__init__.py`` in ``tests/browser``, like ``tests/web``: the fixtures live here.)
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from companion.serve import Server
+from companion.table import Table
+from web import create_app
+
+CHROMIUM = os.environ.get("COMPANION_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--disable-gpu"]
+PHONE = {"viewport": {"width": 390, "height": 844}, "locale": "en-US", "has_touch": True, "is_mobile": True}
+
+
+def chromium_missing() -> str | None:
+    """Why the browser tests cannot run here, or None when they can."""
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "Playwright for Python is not installed (pip install playwright)"
+    if not (Path(CHROMIUM).is_file() or shutil.which(CHROMIUM)):
+        return f"Chromium is not installed at {CHROMIUM} (apt-get install -y chromium)"
+    return None
+
+
+@dataclass
+class LiveServer:
+    url: str
+    table: Table
+
+
+@pytest.fixture
+def live(tmp_path, browser):
+    """The server on 127.0.0.1 at a free port, serving a fresh table; stopped afterwards.
+
+    It asks for the browser first: Playwright starting its driver after waitress made its
+    wake-up pipe left that pipe unwritable (EBADF when stopping), so the driver comes first."""
+    table = Table(tmp_path / "data")
+    app = create_app(table, keepalive_seconds=5.0, stream_seconds=120.0)
+    server = Server(app, "127.0.0.1", 0)
+    thread = threading.Thread(target=server.serve_forever, name="test-server", daemon=True)
+    thread.start()
+    try:
+        yield LiveServer(f"http://127.0.0.1:{server.port}", table)
+    finally:
+        server.stop()
+        server.wait_stopped(10)
+        thread.join(10)
+        table.close()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def new_phone(browser):
+    """Make phones: each a browser context of its own (own cookies), as separate phones are."""
+    contexts = []
+
+    def make(**options):
+        context = browser.new_context(**{**PHONE, **options})
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        return context.new_page()
+
+    yield make
+    for context in contexts:
+        context.close()

@@ -1,0 +1,214 @@
+"""The pages in real headless Chromium: phones join by the join URL and play through taps.
+
+Every wait is on an event (an element's text or attribute, a URL, the table's version),
+never a sleep. The table runs in this process, so the tests read its state to know whose
+turn it is and which taps are legal, and then tap like a player would.
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+
+import pytest
+
+from conftest import chromium_missing
+
+_missing = chromium_missing()
+if _missing:
+    warnings.warn(f"BROWSER TESTS SKIPPED: {_missing}", stacklevel=1)
+    pytest.skip(f"BROWSER TESTS SKIPPED: {_missing}", allow_module_level=True)
+
+from playwright.sync_api import expect  # noqa: E402  (only once we know it is there)
+
+WAIT_SECONDS = 10
+
+
+def cell_json(cell) -> str:
+    """A cell as the pages write it in ``data-cell`` (JavaScript's JSON.stringify)."""
+    return json.dumps(cell, separators=(",", ":"))
+
+
+def join_by_url(page, live, seat: int, name: str) -> None:
+    """Open the home page, follow its join URL (as a QR scan would), sit on ``seat``."""
+    page.goto(live.url + "/")
+    join_url = page.get_by_test_id("join-url").inner_text()
+    assert join_url == f"{live.url}/J/{live.table.join_code}".upper()
+    page.goto(join_url)
+    page.fill("#name", name)
+    page.get_by_test_id(f"sit-{seat}").click()
+    page.wait_for_url("**/play")
+    expect(page.locator(".seats .me .seat-name")).to_have_text(name)
+
+
+def shows_current(page, live) -> None:
+    """Wait until ``page`` shows the table's current version."""
+    expect(page.locator("#game")).to_have_attribute("data-version", str(live.table.version))
+
+
+def after(live, phones, before: int) -> None:
+    """Wait for the table to pass version ``before``, then for every phone to show it."""
+    assert live.table.wait(before, WAIT_SECONDS) > before, "the action did not reach the table"
+    for page in phones:
+        shows_current(page, live)
+
+
+# ------------------------------------------------------------------ seats
+
+
+def test_a_taken_seat_cannot_be_taken_by_another_phone(live, new_phone):
+    live.table.start_game("meow-oracle", 3, seed=1)
+    first, second = new_phone(), new_phone()
+    second.goto(f"{live.url}/J/{live.table.join_code}")
+    expect(second.get_by_test_id("sit-0")).to_be_visible()
+
+    join_by_url(first, live, 0, "Aiko <b>")
+
+    # The second phone's open seat picker updates by itself: seat 1 is shown taken, by name, as text.
+    taken = second.locator('.seat-list li[data-seat="0"]')
+    expect(taken.locator(".seat-name")).to_have_text("Aiko <b>")
+    expect(taken.get_by_role("button")).to_be_disabled()
+    # Forcing the request anyway (as a stale page would) is refused, and gives no seat.
+    status = second.evaluate("""async () => (await fetch('/api/seats/0/join', {method: 'POST',
+        headers: {'Content-Type': 'application/json', 'X-Requested-With': 'companion'},
+        body: JSON.stringify({name: 'Bo'})})).status""")
+    assert status == 409
+    assert live.table.names()[0] == "Aiko <b>"
+    assert second.evaluate("async () => (await (await fetch('/api/me')).json()).seat") is None
+
+
+def test_a_phone_keeps_its_seat_through_a_reload_and_through_its_rejoin_link(live, new_phone):
+    live.table.start_game("lion-square", 3, seed=3)
+    phone = new_phone()
+    join_by_url(phone, live, 2, "たろう")
+    hand = sorted(live.table.state()["hands"][2])
+    expect(phone.locator(".hand [data-card]")).to_have_count(len(hand))
+
+    phone.reload()
+    expect(phone.locator(".seats .me .seat-name")).to_have_text("たろう")
+    assert sorted(phone.locator(".hand [data-card]").evaluate_all("cards => cards.map(c => c.dataset.card)")) == hand
+
+    # A swapped phone (no cookies) gets the seat back through the rejoin link, which
+    # leaves the address bar at once.
+    link = phone.locator(".rejoin-link").get_attribute("href")
+    other = new_phone()
+    other.goto(link)
+    other.wait_for_url(f"{live.url}/play")
+    expect(other.locator(".seats .me .seat-name")).to_have_text("たろう")
+    expect(other.locator(".hand [data-card]")).to_have_count(len(hand))
+
+
+# ------------------------------------------------------------------ Lion Square
+
+
+def test_lion_square_start_from_the_home_page_pass_hands_and_play(live, new_phone):
+    table = live.table
+    phones = [new_phone() for _ in range(3)]
+
+    # The first phone starts the game on the idle table (and so becomes host), then sits.
+    phones[0].goto(live.url + "/")
+    phones[0].select_option("#start-game", "lion-square")
+    phones[0].select_option("#start-players", "3")
+    phones[0].locator(".start-form summary").click()
+    phones[0].fill("#start-seed", "11")
+    phones[0].get_by_test_id("start").click()
+    phones[0].wait_for_url(f"**/J/{table.join_code}")
+    assert table.game_id == "lion-square" and table.players == 3
+    for seat, page in enumerate(phones):
+        join_by_url(page, live, seat, f"Player {seat + 1}")
+
+    # Hand adjustment: three times, everyone at once taps a card to pass to the left.
+    for adjustment in range(3):
+        passed = {}
+        for seat, page in enumerate(phones):
+            shows_current(page, live)
+            card = table.view(seat)["actions"][0]["card"]
+            passed[seat] = card
+            before = table.version
+            page.locator(f'.hand button[data-card="{card}"]').click()
+            after(live, phones, before)
+            if seat == 0 and adjustment == 0:
+                # Who has chosen is public, what they chose is not.
+                expect(phones[1].locator(".seats li").nth(0)).to_contain_text("✓ chosen")
+                expect(phones[1].locator(".seats li").nth(2)).to_contain_text("… choosing")
+        for seat, card in passed.items():
+            receiver = phones[(seat + 1) % 3]
+            expect(receiver.locator(f'.hand [data-card="{card}"]')).to_have_count(1)
+
+    # The start player puts down any card: on the empty field there is one cell, so the tap goes at once.
+    view = table.view(None)
+    assert view["public"]["step"] == "start"
+    starter = view["to_act"][0]
+    action = table.view(starter)["actions"][0]
+    assert {json.dumps(a["cell"]) for a in table.view(starter)["actions"]} == {json.dumps(action["cell"])}
+    before = table.version
+    phones[starter].locator(f'.hand button[data-card="{action["card"]}"]').click()
+    after(live, phones, before)
+
+    # The next player plays a card beside it, tapping the card, then the cell.
+    player = table.view(None)["to_act"][0]
+    plays = [a for a in table.view(player)["actions"] if a["type"] == "play"]
+    assert plays, "this seed must give the second player a legal play"
+    play = plays[0]
+    expect(phones[player].locator(".turn")).to_have_text("Your turn!")
+    before = table.version
+    phones[player].locator(f'.hand button[data-card="{play["card"]}"]').click()
+    phones[player].locator(f'.ls-field button[data-cell="{cell_json(play["cell"])}"]').click()
+    after(live, phones, before)
+    for page in phones:
+        expect(page.locator(f'.ls-field [data-card="{play["card"]}"]')).to_have_count(1)
+        expect(page.locator(f'.ls-field [data-card="{action["card"]}"]')).to_have_count(1)
+    assert [card for _, _, card in table.state()["field"]] == [action["card"], play["card"]]
+
+
+# ------------------------------------------------------------------ Meow Oracle
+
+
+def meow_move(page, live, seat: int) -> None:
+    """Take ``seat``'s next Meow Oracle move by tapping, as a player would."""
+    actions = live.table.view(seat)["actions"]
+    step = live.table.view(None)["public"]["step"]
+    if len(actions) == 1:
+        page.get_by_test_id("confirm").click()
+        return
+    cards = {a.get("card") for a in actions}
+    if step == "reveal":
+        cell = next(a["cell"] for a in actions if "cell" in a)
+        page.locator(f'.mo-area.own button[data-cell="{cell_json(cell)}"]').click()
+    elif step == "give":
+        if len(cards) > 1:
+            page.locator(f'.mo-revealed button[data-card="{actions[0]["card"]}"]').click()
+        if len({a["to"] for a in actions}) > 1:
+            page.locator(".actions button.choice").first.click()
+    else:
+        if len(cards) > 1:
+            page.locator(f'.mo-to-place button[data-card="{actions[0]["card"]}"]').click()
+        page.locator(f'.mo-area.own button[data-cell="{cell_json(actions[0]["cell"])}"]').click()
+
+
+def test_meow_oracle_three_phones_join_and_play_a_full_round(live, new_phone):
+    table = live.table
+    table.start_game("meow-oracle", 3, seed=5)
+    phones = [new_phone() for _ in range(3)]
+    for seat, page in enumerate(phones):
+        join_by_url(page, live, seat, ["Aiko", "Ben", "ちえ"][seat])
+
+    moves = 0
+    while table.state()["round"] == 1:
+        seat = table.view(None)["to_act"][0]
+        shows_current(phones[seat], live)
+        before = table.version
+        meow_move(phones[seat], live, seat)
+        after(live, phones, before)
+        moves += 1
+        assert moves < 200, "the round does not end"
+
+    # Every card of the round was revealed, handed out and placed through the pages.
+    record = table.state()["history"][0]
+    assert [sum(card is not None for card in area) for area in record["areas"]] == [9, 9, 9]
+    for seat, page in enumerate(phones):
+        expect(page.locator(".game-status")).to_contain_text("Round 2 of 2")
+        expect(page.locator(".mo-history summary")).to_have_text("Round 1 points")
+        for other in range(3):
+            wins = record["wins"][other]
+            expect(page.locator(".seats li").nth(other)).to_contain_text(f"{wins} wins")
