@@ -1,0 +1,83 @@
+"""The display missing at start or failing mid-game: the panel and the web go on, the log
+says so once, and the display comes back; stopping leaves "stopped" on the glass."""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from panel_helpers import FakeClock, FlakyDisplay, short_press
+
+from web import create_app
+
+DISPLAY_LOG = "hardware.display"
+
+
+def warnings(caplog):
+    return [r.getMessage() for r in caplog.records if r.name == DISPLAY_LOG]
+
+
+def test_a_display_failing_mid_game_is_logged_once_and_comes_back(make_panel, table, caplog):
+    caplog.set_level(logging.INFO, logger=DISPLAY_LOG)
+    table.start_game("swap5", 2, seed=1)
+    clock = FakeClock()
+    panel = make_panel(clock=clock)
+    app = create_app(table, panel=panel)
+    client = app.test_client()
+    panel.flaky.broken = True
+    for name in ("ok", "down", "down", "back"):  # four new frames, none reaching the glass
+        short_press(panel, name)
+    assert panel.display.present is False
+    assert len(warnings(caplog)) == 1 and "stopped answering" in warnings(caplog)[0]
+    assert client.get("/api/display.txt").status_code == 200  # the web keeps serving
+    assert client.get("/api/table").status_code == 200
+    assert client.get("/api/display.txt").get_data(as_text=True).startswith("SWAP 5")
+
+    panel.flaky.broken = False
+    clock.now += 10  # the retry time has passed: the next frame opens the display again
+    short_press(panel, "ok")
+    assert panel.display.present
+    assert warnings(caplog)[1:] == ["the display is back"]
+    assert panel.flaky.device.image.tobytes() == panel.frame_image().tobytes()
+    app.extensions["companion"].events.stop()
+
+
+def test_a_display_missing_at_start_is_retried(make_panel, caplog):
+    caplog.set_level(logging.INFO, logger=DISPLAY_LOG)
+    clock = FakeClock()
+    flaky = FlakyDisplay()
+    flaky.missing = True
+    panel = make_panel(flaky=flaky, clock=clock)
+    short_press(panel, "ok")
+    clock.now += 10
+    short_press(panel, "back")  # retried (still missing): no second warning
+    assert warnings(caplog) == ["no display found (DeviceNotFoundError: I2C device not found on address: 0x3C): "
+                                "the panel runs without it and retries every 5 s"]
+    flaky.missing = False
+    clock.now += 10
+    short_press(panel, "ok")
+    assert panel.display.present and flaky.device.image.tobytes() == panel.frame_image().tobytes()
+
+
+def test_the_panel_wakes_itself_to_retry_the_display(make_panel):
+    flaky = FlakyDisplay()
+    flaky.missing = True
+    panel = make_panel(flaky=flaky, retry_seconds=0.05)
+    flaky.missing = False
+    deadline = time.monotonic() + 5
+    while not panel.display.present and time.monotonic() < deadline:
+        panel.wait_frame(panel.frame_number, timeout=0.05)
+    assert panel.display.present
+    assert flaky.device.image.tobytes() == panel.frame_image().tobytes()
+
+
+def test_stop_shows_stopped_and_keeps_it_on_the_glass(make_panel, table):
+    table.start_game("swap5", 2, seed=1)
+    panel = make_panel()
+    started = time.monotonic()
+    panel.stop()
+    assert time.monotonic() - started < 5
+    assert panel.text_lines() == ["Tabletop Companion", "Companion stopped", "", "Safe to unplug."]
+    assert panel.flaky.device.image.tobytes() == panel.frame_image().tobytes()
+    assert panel.flaky.device.persist is True  # luma's exit handler will not blank it
+    panel.stop()  # twice is harmless
