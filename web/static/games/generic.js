@@ -104,7 +104,7 @@ export default {
     if (SEAT_FIELDS.has(field) && Number.isInteger(value)) return ctx.seatName(value);
     if (field === "cell" && Array.isArray(value)) return ctx.t("cell.row_column", { row: value[0] + 1, column: value[1] + 1 });
     if (field === "row" && Number.isInteger(value)) return ctx.t("field.row_n", { n: value + 1 });
-    if (field === "column" && Number.isInteger(value)) return ctx.t("field.column_n", { n: value + 1 });
+    if ((field === "column" || field === "col") && Number.isInteger(value)) return ctx.t("field.column_n", { n: value + 1 });
     return plain(value);
   },
 
