@@ -306,7 +306,7 @@ class MeowOracle(Game):
 
     def _end_turn(self, state: dict, rng: Rng) -> None:
         state["turns"][state["turn"]] += 1
-        if all(card is not None for area in state["up"] for card in area):
+        if all(None not in area for area in state["up"]):
             self._end_round(state, rng)
         else:
             state["turn"] = (state["turn"] + 1) % state["players"]
