@@ -20,6 +20,7 @@ __all__ = ["Game", "IllegalAction", "Option", "get", "ids", "render_text", "seat
 _MODULES = {
     "lion-square": "lion_square",
     "meow-oracle": "meow_oracle",
+    "meow-oracle-scorer": "meow_oracle_scorer",
     "swap5": "swap5",
     "pig-house": "pig_house",
 }
