@@ -8,10 +8,12 @@ turn it is and which taps are legal, and then tap like a player would.
 from __future__ import annotations
 
 import json
+import re
 import warnings
 
 import pytest
 
+from companion import games
 from conftest import chromium_missing
 
 _missing = chromium_missing()
@@ -212,3 +214,43 @@ def test_meow_oracle_three_phones_join_and_play_a_full_round(live, new_phone):
         for other in range(3):
             wins = record["wins"][other]
             expect(page.locator(".seats li").nth(other)).to_contain_text(f"{wins} wins")
+
+
+# ------------------------------------------------------------------ every game draws
+
+
+@pytest.mark.parametrize("game_id", games.ids())
+def test_every_game_draws_on_a_phone_and_on_the_table_screen_without_script_errors(live, new_phone, game_id):
+    game = games.get(game_id)
+    live.table.start_game(game_id, game.min_players, seed=2)
+    token = live.table.join(0, "Ann")
+    errors = []
+    phone = new_phone()
+    phone.on("pageerror", lambda error: errors.append(str(error)))
+    phone.goto(f"{live.url}/R/{token}")
+    shows_current(phone, live)
+    expect(phone.locator(".headline h1")).to_have_text(game.title["en"])
+    if live.table.view(0)["actions"]:
+        expect(phone.locator(".actions .prompt, .actions .confirm").first).to_be_visible()
+    screen = new_phone()
+    screen.on("pageerror", lambda error: errors.append(str(error)))
+    screen.goto(f"{live.url}/table")
+    shows_current(screen, live)
+    assert errors == []
+
+
+def test_swap5_tap_a_piece_then_a_neighbour(live, new_phone):
+    table = live.table
+    table.start_game("swap5", 2, seed=4)
+    phones = [new_phone(), new_phone()]
+    for seat, page in enumerate(phones):
+        join_by_url(page, live, seat, f"P{seat + 1}")
+    seat = table.view(None)["to_act"][0]
+    move = next(a for a in table.view(seat)["actions"] if a["type"] in ("swap", "move"))
+    before = table.version
+    phones[seat].locator(f'.s5-board button[data-cell="{move["from"]}"]').click()
+    expect(phones[seat].locator(f'.s5-board button[data-cell="{move["to"]}"]')).to_have_class(re.compile("fits"))
+    phones[seat].locator(f'.s5-board button[data-cell="{move["to"]}"]').click()
+    after(live, phones, before)
+    assert table.state()["last_move"] is not None
+    assert table.action_log()[-1]["action"] == move
