@@ -181,7 +181,9 @@ def _cards_ja(cards: list[str]) -> str:
 HAND_SIZES = {3: 8, 4: 7}
 """Cards dealt to each player, by number of players (the book)."""
 HERD_START = 20
+"""Every herd card starts at 20 (the book)."""
 ROUNDS = 3
+"""The game ends after round 3 at the latest (the book)."""
 ADJUSTMENTS = 3
 """How many times per round every player passes a card to the left."""
 STEPS = {"pass": ("pass",), "start": ("place",), "turn": ("play", "take"), "place": ("place",), "over": ()}
@@ -252,13 +254,14 @@ class LionSquare(Game):
             gazelles = sum(1 for card in state["hands"][seat] if _COLOR[card] is None)
             loss = damage(cells, SIDES[seat], taken, gazelles)
             state["herds"][seat] -= loss
-            from_field = loss - (taken + 1) // 2 - gazelles
+            from_taken = (taken + 1) // 2
+            from_field = loss - from_taken - gazelles
             herd = state["herds"][seat]
             private[seat] = (
-                f"Round {number}: you lose {loss} (field {from_field}, {taken} taken cards {(taken + 1) // 2}, "
-                f"gazelles in hand {gazelles}); your herd is now {herd}",
-                f"第{number}ラウンド：{loss}頭を失いました（場{from_field}、取ったカード{taken}枚で{(taken + 1) // 2}、"
-                f"手札のガゼル{gazelles}）。群れは{herd}頭",
+                f"Round {number}: you lose {loss} = field {from_field} + {from_taken} for {taken} taken cards "
+                f"+ {gazelles} for gazelles in hand; your herd is now {herd}",
+                f"第{number}ラウンド：{loss}頭を失いました（場{from_field}＋取ったカード{taken}枚で{from_taken}"
+                f"＋手札のガゼル{gazelles}）。群れは{herd}頭",
             )
         self.log(state, f"Round {number} ends: {why_en}", f"第{number}ラウンド終了：{why_ja}", private=private)
         state["last_round"] = {"round": number, "grid": grid, "taken": [len(t) for t in state["taken"]]}
@@ -285,7 +288,10 @@ class LionSquare(Game):
             )
         else:
             who = " & ".join(seat_ref(s) for s in winners)
-            self.log(state, f"Game over: {who} wins with a herd of {best}", f"ゲーム終了：{who}の勝ち（群れ{best}頭）")
+            verb = "wins" if len(winners) == 1 else "share the win"
+            self.log(
+                state, f"Game over: {who} {verb} with a herd of {best}", f"ゲーム終了：{who}の勝ち（群れ{best}頭）"
+            )
         self.finish(state, {"winners": winners, "scores": scores, "lions_win": lions_win, "rounds": state["round"]})
 
     # ------------------------------------------------------------------ whose move, which moves

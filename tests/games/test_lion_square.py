@@ -394,8 +394,8 @@ def test_the_round_ends_when_the_square_is_full_and_each_side_takes_its_damage()
     assert state["herds"] == [13, 15, 13]
     assert GAME.view(state, 1)["private"]["herd"] == 15
     entry = next(e for e in reversed(GAME.view(state, 1)["log"]) if e["text"]["en"].startswith("Round 1:"))
-    assert (
-        entry["text"]["en"] == "Round 1: you lose 5 (field 3, 3 taken cards 2, gazelles in hand 0); your herd is now 15"
+    assert entry["text"]["en"] == (
+        "Round 1: you lose 5 = field 3 + 2 for 3 taken cards + 0 for gazelles in hand; your herd is now 15"
     )
     last = GAME.view(state, None)["public"]["last_round"]
     assert last == {
