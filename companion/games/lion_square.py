@@ -396,6 +396,9 @@ class LionSquare(Game):
         who = seat_ref(seat)
         en = f"{who} takes {len(cards)} card{'s' if len(cards) > 1 else ''} ({_cards_en(cards)})"
         ja = f"{who}が{len(cards)}枚（{_cards_ja(cards)}）を取りました"
+        if len(cards) == 3 and not drew:
+            en += "; the Square pile is empty, so no card is drawn"
+            ja += "。スクエア山札がないので引けません"
         if drew:
             card = state["pile"].pop()
             hand = state["hands"][seat]
@@ -468,7 +471,9 @@ class LionSquare(Game):
             return f"you do not hold {card}"
         if kind == "pass":
             return _explain_pass(hand, card)
-        return _explain_cell(state, kind, card, action.get("cell", "missing"))
+        if "cell" not in action:
+            return f'a {kind} action needs "cell": [row, column]'
+        return _explain_cell(state, kind, card, action["cell"])
 
     # ------------------------------------------------------------------ views
 

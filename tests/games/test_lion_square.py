@@ -337,6 +337,9 @@ def test_a_card_is_drawn_only_after_taking_exactly_three_and_only_from_a_pile_th
     field = {(0, 0): "lion-1", (0, 1): "lion-2", (0, 2): "lion-3", (1, 0): "hyena-1"}
     state = _do(_table(hands=[["cheetah-4"]], field=field, pile=pile), 0, "take", **line)
     assert ("leopard-0" in state["hands"][0]) == drawn
+    assert ("the Square pile is empty" in GAME.view(state, None)["log"][-1]["text"]["en"]) == (
+        line == {"row": 0} and not pile
+    )
     assert len(state["pile"]) == len(pile) - drawn
 
 
@@ -514,7 +517,8 @@ def test_hands_and_herds_are_private_and_the_rest_is_public():
         ({"type": "play", "card": None, "cell": [0, 1]}, 'needs "card"'),
         ({"type": "play", "card": "tiger-1", "cell": [0, 1]}, "there is no card 'tiger-1'"),
         ({"type": "play", "card": "lion-3", "cell": [0, 1]}, "you do not hold lion-3"),
-        ({"type": "play", "card": "lion-2"}, r'the "cell" must be \[row, column\]'),
+        ({"type": "play", "card": "lion-2"}, r'a play action needs "cell": \[row, column\]'),
+        ({"type": "play", "card": "lion-2", "cell": [0]}, r'the "cell" must be \[row, column\]'),
         ({"type": "play", "card": "lion-2", "cell": [0.0, 1]}, "two whole numbers"),
         ({"type": "play", "card": "lion-2", "cell": [True, 1]}, "two whole numbers"),
         ({"type": "play", "card": "lion-2", "cell": "0,1"}, "two whole numbers"),
@@ -527,6 +531,25 @@ def test_hands_and_herds_are_private_and_the_rest_is_public():
 )
 def test_bad_actions_are_refused_with_a_reason_and_change_nothing(action, message):
     state = _table(hands=[["lion-2"]], field={(0, 0): "lion-1"})
+    _refused(state, 0, action, message)
+
+
+@pytest.mark.parametrize(
+    "step, action, message",
+    [
+        (
+            "pass",
+            {"type": "play", "card": "lion-2", "cell": [0, 1]},
+            "the hand adjustment comes first.*now pass 2 of 3",
+        ),
+        ("place", {"type": "play", "card": "lion-2", "cell": [0, 1]}, "you took a line: now place any card"),
+        ("start", {"type": "take", "row": 0}, "the start player first puts any card"),
+    ],
+)
+def test_an_action_of_another_step_is_refused_saying_what_is_expected_now(step, action, message):
+    state = _table(hands=[["lion-2"]], field={} if step == "start" else {(0, 0): "lion-1"}, step=step)
+    if step == "pass":
+        state.update(turn=None, adjustment=2)
     _refused(state, 0, action, message)
 
 
