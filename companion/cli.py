@@ -58,6 +58,15 @@ def _serve(args: argparse.Namespace) -> int:
     return serve(load_config(args.config, overrides))  # a ConfigError is a ValueError: exit 2
 
 
+def _doctor(args: argparse.Namespace) -> int:
+    from .config import load_config
+
+    from hardware.doctor import interactive, run_doctor  # the hardware only when asked for
+
+    config = load_config(args.config, {"hardware": args.hardware})
+    return run_doctor(config, ask_buttons=interactive() and not args.no_buttons)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="companion", description="A tabletop companion for four Japanese indie games.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -84,6 +93,12 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--hardware", choices=("auto", "mock", "real"), help="OLED and buttons: real, mock, or auto (real on a Pi)")
     serve.add_argument("--log-level", choices=("debug", "info", "warning", "error"), help="how much to log to stderr")
     serve.set_defaults(run=_serve)
+
+    doctor = commands.add_parser("doctor", help="check the platform, display, buttons, data folder and port, and say what to fix")
+    doctor.add_argument("--config", help="the TOML configuration file (default: $COMPANION_CONFIG, else built-in defaults)")
+    doctor.add_argument("--hardware", choices=("auto", "mock", "real"), help="check real hardware, mock, or auto (real on a Pi)")
+    doctor.add_argument("--no-buttons", action="store_true", help="do not ask for each button to be pressed")
+    doctor.set_defaults(run=_doctor)
     return parser
 
 

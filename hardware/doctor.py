@@ -1,0 +1,218 @@
+"""``companion doctor``: check the machine, the display, the buttons, the data folder and
+the port, and say in plain words what to fix.
+
+Each check prints one line, ``OK``, ``WARN`` or ``FAIL`` and what it found; every problem
+comes with what to do about it, and a summary of the fixes ends the report. The exit
+status is 0 when nothing failed, 1 otherwise. The button check asks for each button to be
+pressed (it is skipped when nobody is there to press: no terminal, or ``--no-buttons``).
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import queue
+import socket
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from companion.config import Config, is_raspberry_pi
+
+from .buttons import ButtonEvent, Buttons, pin_factory
+from .display import DEVICE_FAULTS, device_factory
+
+PRESS_SECONDS = 10.0
+OTHER_ADDRESSES = (0x3C, 0x3D)
+"""Where SSD1306/SH1106 modules answer: 0x3C, or 0x3D with the address jumper moved."""
+
+
+@dataclass
+class Report:
+    out: Callable[[str], None]
+    fixes: list[str] = field(default_factory=list)
+    failed: bool = False
+
+    def ok(self, what: str, found: str) -> None:
+        self.out(f"OK    {what}: {found}")
+
+    def warn(self, what: str, found: str, fix: str) -> None:
+        self.out(f"WARN  {what}: {found}")
+        self.fixes.append(fix)
+
+    def fail(self, what: str, found: str, fix: str) -> None:
+        self.out(f"FAIL  {what}: {found}")
+        self.fixes.append(fix)
+        self.failed = True
+
+
+def run_doctor(config: Config, *, out: Callable[[str], None] = print, ask_buttons: bool = True,
+               mock: bool | None = None, open_display=None, press_seconds: float = PRESS_SECONDS,
+               prompt: Callable[[str], None] | None = None, pins=None) -> int:
+    """Run every check against ``config``; returns the exit status.
+
+    ``mock`` forces emulated hardware (default: the configuration's choice);
+    ``open_display(address)`` replaces opening the real display (tests);
+    ``prompt`` is told "press <button>" before each button is waited for (default ``out``);
+    ``pins`` is the gpiozero pin factory for the buttons (default: the configured one).
+    """
+    from . import uses_mock
+
+    mock = uses_mock(config) if mock is None else mock
+    report = Report(out)
+    _check_platform(report, config, mock)
+    _check_display(report, config, mock, open_display)
+    if ask_buttons:
+        _check_buttons(report, config, pins or pin_factory(config.pin_factory, mock), press_seconds, prompt or out)
+    else:
+        out("SKIP  buttons: not asked to press them (run in a terminal without --no-buttons)")
+    _check_data_dir(report, config)
+    _check_port(report, config)
+    if report.fixes:
+        out("")
+        out("To fix:")
+        for fix in report.fixes:
+            out(f"  - {fix}")
+    else:
+        out("")
+        out("Everything looks right.")
+    return 1 if report.failed else 0
+
+
+def _check_platform(report: Report, config: Config, mock: bool) -> None:
+    model = _board_model()
+    python = f"Python {platform.python_version()} on {platform.machine()}"
+    if is_raspberry_pi():
+        report.ok("platform", f"{model}, {python}")
+    elif config.hardware == "real":
+        report.fail("platform", f"not a Raspberry Pi ({python}) but hardware = \"real\"",
+                    'set hardware = "mock" (or "auto") in the configuration on a machine that is not a Pi')
+    else:
+        report.ok("platform", f"not a Raspberry Pi ({python}): the display and buttons are emulated")
+    if mock:
+        return
+    try:
+        factory = pin_factory(config.pin_factory, mock=False)
+        factory.close()
+        report.ok("GPIO", f"gpiozero's {config.pin_factory} pin factory works")
+    except Exception as error:  # ImportError, a missing /dev/gpiochip, permissions...
+        package = "python3-lgpio (or pip install lgpio)" if config.pin_factory == "lgpio" else "python3-rpi.gpio (or rpi-lgpio)"
+        report.fail("GPIO", f"the {config.pin_factory} pin factory fails: {error}",
+                    f"install {package}, and add the service user to the 'gpio' group")
+
+
+def _board_model() -> str:
+    for path in ("/proc/device-tree/model", "/sys/firmware/devicetree/base/model"):
+        try:
+            with open(path, "rb") as file:
+                return file.read().rstrip(b"\0").decode(errors="replace")
+        except OSError:
+            continue
+    return "unknown board"
+
+
+def _check_display(report: Report, config: Config, mock: bool, open_display) -> None:
+    display = config.display
+    if display.driver == "none":
+        report.ok("display", "none configured (display.driver = \"none\")")
+        return
+    if mock:
+        device_factory(display, mock=True)()
+        report.ok("display", f"emulated {display.width}x{display.height} (luma dummy device)")
+        return
+    if open_display is None:
+        def open_display(address):
+            return device_factory(_with_address(display, address), mock=False)()
+    tried = []
+    for address in [display.i2c_address, *[a for a in OTHER_ADDRESSES if a != display.i2c_address]]:
+        try:
+            device = open_display(address)
+        except DEVICE_FAULTS as error:
+            tried.append(f"0x{address:02X}: {error}")
+            continue
+        if hasattr(device, "cleanup"):
+            device.cleanup()  # let go of the bus: the service will open it
+        if address == display.i2c_address:
+            report.ok("display", f"{display.driver} found on I2C bus {display.i2c_bus} at 0x{address:02X}")
+        else:
+            report.fail("display", f"found at 0x{address:02X}, not at the configured 0x{display.i2c_address:02X}",
+                        f"set display.i2c_address = 0x{address:02X} in the configuration")
+        return
+    bus = f"/dev/i2c-{display.i2c_bus}"
+    hint = f"{bus} does not exist: enable I2C (sudo raspi-config nonint do_i2c 0) and reboot" if not os.path.exists(bus) \
+        else "check the display's wiring (SDA, SCL, 3V3, GND) and its address (i2cdetect -y 1)"
+    report.fail("display", "no display answers (" + "; ".join(tried) + ")", hint)
+
+
+def _with_address(display, address: int):
+    from dataclasses import replace
+
+    return replace(display, i2c_address=address)
+
+
+def _check_buttons(report: Report, config: Config, pins, seconds: float, prompt: Callable[[str], None]) -> None:
+    events: queue.Queue = queue.Queue()
+    try:
+        buttons = Buttons(config.buttons, pins, events)
+    except Exception as error:
+        report.fail("buttons", f"cannot claim the pins: {error}", "check [buttons] in the configuration (docs/configuration.md)")
+        return
+    try:
+        for name, pin in config.buttons.pins.items():
+            prompt(f"press the {name!r} button (GPIO {pin}) within {seconds:g} s")
+            if _wait_press(events, name, seconds):
+                report.ok(f"button {name}", f"pressed (GPIO {pin})")
+            else:
+                report.fail(f"button {name}", f"no press seen on GPIO {pin} within {seconds:g} s",
+                            f"check the wiring of {name!r}: GPIO {pin} to the button, the button to GND"
+                            + ("" if config.buttons.pull_up else " (pull_up is false: the button must connect to 3V3)"))
+    finally:
+        buttons.close()
+
+
+def _wait_press(events: queue.Queue, name: str, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while (left := deadline - time.monotonic()) > 0:
+        try:
+            event: ButtonEvent = events.get(timeout=left)
+        except queue.Empty:
+            return False
+        if event.button == name and event.edge == "pressed":
+            return True
+    return False
+
+
+def _check_data_dir(report: Report, config: Config) -> None:
+    path = config.data_dir
+    existing = path
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if path.exists() and not path.is_dir():
+        report.fail("data directory", f"{path} is a file, not a folder", f"remove {path} or set data_dir to a folder")
+    elif os.access(existing, os.W_OK | os.X_OK):
+        report.ok("data directory", f"{path} ({'exists' if path.exists() else 'will be created'}, writable)")
+    else:
+        report.fail("data directory", f"{path} cannot be written by this user",
+                    f"give the service user write access to {existing}, or set data_dir elsewhere")
+
+
+def _check_port(report: Report, config: Config) -> None:
+    family = socket.AF_INET6 if ":" in config.host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        try:
+            probe.bind((config.host, config.port))
+        except PermissionError:
+            report.fail("port", f"port {config.port} needs privileges this user lacks",
+                        "run as the installed service (systemd grants it the port) or choose a port above 1023")
+            return
+        except OSError as error:
+            report.fail("port", f"{config.host}:{config.port} is not free ({error.strerror})",
+                        "is the companion already running? (systemctl status companion); else choose another port")
+            return
+    report.ok("port", f"{config.host}:{config.port} is free")
+
+
+def interactive() -> bool:
+    """Whether someone can be asked to press buttons."""
+    return sys.stdin.isatty()
