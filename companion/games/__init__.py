@@ -19,6 +19,7 @@ __all__ = ["Game", "IllegalAction", "Option", "get", "ids", "render_text", "seat
 # only ever plays one game never imports the others.
 _MODULES = {
     "lion-square": "lion_square",
+    "lion-square-ledger": "lion_square_ledger",
     "meow-oracle": "meow_oracle",
     "meow-oracle-scorer": "meow_oracle_scorer",
     "swap5": "swap5",
