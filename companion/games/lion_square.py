@@ -13,6 +13,7 @@ follows a game played with the physical cards.
 from __future__ import annotations
 
 import json
+from itertools import islice
 from pathlib import Path
 
 from .base import Game, seat_ref
@@ -540,11 +541,10 @@ class LionSquare(Game):
             if state["passes"][other] is not None:
                 hidden.append(state["passes"][other])
         rng.shuffle(hidden)
+        stream = iter(hidden)
 
         def deal(count: int) -> list[str]:
-            cards = hidden[-count:] if count else []
-            del hidden[len(hidden) - count :]
-            return cards
+            return list(islice(stream, count))
 
         state["pile"] = deal(len(state["pile"]))
         state["taken"] = [deal(len(cards)) for cards in state["taken"]]
@@ -583,9 +583,7 @@ def _most_held(hand: list[str]) -> list[str]:
         color = _COLOR[card]
         if color is not None:
             counts[color] = counts.get(color, 0) + 1
-    if not counts:
-        return []
-    most = max(counts.values())
+    most = max(counts.values(), default=0)
     return [card for card in hand if _COLOR[card] is not None and counts[_COLOR[card]] == most]
 
 
