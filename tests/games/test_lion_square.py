@@ -504,6 +504,16 @@ def test_hands_and_herds_are_private_and_the_rest_is_public():
         assert secret not in text
 
 
+def test_the_pile_order_and_everything_else_a_seat_cannot_see_may_change_without_changing_its_view():
+    start = GAME.setup(3, 4)
+    state = _do(start, 1, "pass", card=GAME.legal_actions(start, 1)[0]["card"])
+    scrambled = [GAME.scramble_hidden(state, 0, seed) for seed in range(5)]
+    assert any(s["pile"] != state["pile"] for s in scrambled)
+    assert any(s["passes"][1] != state["passes"][1] for s in scrambled)
+    assert all(s["hands"][0] == state["hands"][0] for s in scrambled)
+    assert all(GAME.view(s, 0) == GAME.view(state, 0) for s in scrambled)
+
+
 # ------------------------------------------------------------------ bad input
 
 
