@@ -325,8 +325,9 @@ class Panel:
         code = self.table.join_code
         url = f"{self.public_url}J/{code}" if self.public_url else ""
         address = self.public_url.split("://", 1)[-1].rstrip("/")  # what a person types
+        # Beside the QR code a line holds 15 characters: the port goes on a line of its own.
         if self.height >= 64 and self.width >= 128:
-            lines = [*wrap(self._say(PRODUCT), 62)[1:], "", *wrap(address, 62), f"{word('code', self.language)} {code}"]
+            lines = [*wrap(self._say(PRODUCT), 62)[1:], "", *wrap(address.replace(":", " :"), 62), f"{word('code', self.language)} {code}"]
             title = wrap(self._say(PRODUCT), 62)[0]
             return Screen("idle", title, tuple(lines), qr=url.upper() if url else None)
         return Screen("idle", self._say(PRODUCT), (address, f"{word('code', self.language)} {code}"))

@@ -413,7 +413,8 @@ def _pig_house(info: StatusInput) -> tuple[list[str], tuple[int, bool] | None]:
         if waiting:
             lines.append(f"{word('waiting', language)}: " + " ".join(short(info.names[s], 24) for s in waiting))
     marks = ["*" if used else "" for used in public["invincibility_used"]]
-    lines += _score_lines(info, [f"{pigs}{mark}" for pigs, mark in zip(public["pigs"], marks)])
+    # One player a line: the die takes the right of the screen.
+    lines += [f"{short(info.names[s], 60)} {pigs}{mark}" for s, (pigs, mark) in enumerate(zip(public["pigs"], marks))]
     wolves = " ".join(f"#{wolf['id']}@{wolf['square']}" for wolf in public["wolves"])
     lines.append(f"{word('wolves', language)} {wolves}")
     upcoming = [str(chip["card"]["number"]) for chip in public.get("schedule", []) if chip.get("card")]

@@ -12,7 +12,7 @@ from hardware import screens
 
 
 def lit_pixels(image) -> int:
-    return image.histogram()[-1]
+    return sum(image.convert("L").histogram()[1:])
 
 
 def hold(panel, name):

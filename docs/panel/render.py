@@ -1,0 +1,101 @@
+"""Render every panel screen of docs/panel.md as a PNG, from the real panel code.
+
+    python docs/panel/render.py
+
+Writes ``docs/panel/<name>.png`` (the 128 × 64 frame scaled 4×, one-bit as on the OLED).
+Games are played with fixed seeds, so the pictures only change when the panel does.
+"""
+
+from __future__ import annotations
+
+import queue
+import random
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path[0] = str(HERE.parent.parent)  # the repository, so `companion` and `hardware` import
+
+from PIL import Image  # noqa: E402
+
+from companion import games  # noqa: E402
+from companion.table import Table  # noqa: E402
+from hardware.display import Display  # noqa: E402
+from hardware.panel import ConfirmPage, HomePage, InfoPage, Panel  # noqa: E402
+from hardware.screens import PRODUCT, Screen, render, word  # noqa: E402
+
+SCALE = 4
+NAMES = ["Taro", "Hanako", "Alexandria", "けんた"]
+
+
+def save(name: str, screen: Screen, size=(128, 64)) -> None:
+    image = render(screen, *size).resize((size[0] * SCALE, size[1] * SCALE), Image.NEAREST)
+    image.save(HERE / f"{name}.png", optimize=True)
+    print(f"docs/panel/{name}.png")
+
+
+def play(table: Table, game_id: str, players: int, moves: int, seed: int = 1, options=None) -> None:
+    table.start_game(game_id, players, seed=seed, options=options)
+    for seat in range(players):
+        if table.names()[seat] is None:
+            table.join(seat, NAMES[seat])
+    chooser = random.Random(seed)
+    for _ in range(moves):
+        if table.public()["game"]["over"]:
+            return
+        seat = chooser.choice(table.public()["view"]["to_act"])
+        table.act(seat, chooser.choice(table.view(seat)["actions"]), table.version)
+
+
+def main() -> int:
+    with tempfile.TemporaryDirectory() as folder:
+        table = Table(folder)
+        panel = Panel(table, Display(None), None, queue.Queue(), public_url="http://192.168.1.20:8000/",
+                      lan_address="192.168.1.20")
+
+        def shot(name, page, size=(128, 64)):
+            panel.public = table.public()
+            panel.width, panel.height = size
+            save(name, page.screen(panel), size)
+            panel.width, panel.height = 128, 64
+
+        shot("idle", HomePage())
+        shot("idle-32", HomePage(), (128, 32))
+        shot("menu", panel.main_menu())
+        shot("choose-game", panel._game_list())
+        shot("players", panel._player_count(table.public()["offered_games"][-1]))
+        shot("confirm-start", ConfirmPage("Start", "Start Pig House (tracker) for 3 players?", lambda: None))
+        shot("ip-address", InfoPage("IP address", "IP 192.168.1.20\nhttp://192.168.1.20:8000/"))
+        for game_id in games.ids():
+            game = games.get(game_id)
+            play(table, game_id, min(max(game.min_players, 3), game.max_players) if game_id != "swap5" else 2, 12)
+            shot(f"status-{game_id}", HomePage())
+        play(table, "pig-house", 3, 0, seed=5)
+        table.act(0, {"type": "pig_action", "kind": "tile"}, table.version)
+        while table.public()["view"]["public"]["step"] != "roll":
+            seat = table.public()["view"]["to_act"][0]
+            table.act(seat, table.view(seat)["actions"][0], table.version)
+        table.act(table.public()["view"]["to_act"][0], {"type": "roll"}, table.version)
+        shot("status-pig-house-die", HomePage())
+        shot("game-menu-pig-house", panel.game_menu())
+        while table.public()["view"]["public"]["step"] != "attack":
+            seat = table.public()["view"]["to_act"][0]
+            table.act(seat, table.view(seat)["actions"][0], table.version)
+        shot("status-pig-house-attack", HomePage())
+        shot("game-menu-pig-house-attack", panel.game_menu())
+        shot("confirm-undo", ConfirmPage("Undo", "Take back the last action?", lambda: None))
+        shot("refused", InfoPage("Cannot undo", "there is nothing to undo in this game", "error"))
+        play(table, "swap5", 2, 10_000, seed=3)
+        shot("game-over", HomePage())
+        panel.language = "ja"
+        play(table, "meow-oracle", 3, 5, seed=2)
+        shot("status-meow-oracle-ja", HomePage())
+        panel.language = "en"
+        save("stopped", Screen("stopped", PRODUCT["en"], (word("stopped", "en"), "", word("stopped_hint", "en"))))
+        table.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
