@@ -4,39 +4,24 @@ headless Chromium phones driven by Playwright.
 
 Playwright cannot download its own browsers here: it drives Debian's ``chromium``
 (``apt-get install -y chromium``; another binary with ``COMPANION_CHROMIUM=/path``).
-The test modules skip, loudly, when it is missing (see ``chromium_missing``).
+The test modules skip, loudly, when it is missing (``browser_support.chromium_missing``).
 
 (No ``__init__.py`` in ``tests/browser``, like ``tests/web``: the fixtures live here.)
 """
 
 from __future__ import annotations
 
-import os
-import shutil
 import threading
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 
+from browser_support import CHROMIUM, CHROMIUM_ARGS
 from companion.serve import Server
 from companion.table import Table
 from web import create_app
 
-CHROMIUM = os.environ.get("COMPANION_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--disable-gpu"]
 PHONE = {"viewport": {"width": 390, "height": 844}, "locale": "en-US", "has_touch": True, "is_mobile": True}
-
-
-def chromium_missing() -> str | None:
-    """Why the browser tests cannot run here, or None when they can."""
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        return "Playwright for Python is not installed (pip install playwright)"
-    if not (Path(CHROMIUM).is_file() or shutil.which(CHROMIUM)):
-        return f"Chromium is not installed at {CHROMIUM} (apt-get install -y chromium)"
-    return None
 
 
 @dataclass

@@ -13,8 +13,8 @@ import warnings
 
 import pytest
 
+from browser_support import chromium_missing
 from companion import games
-from conftest import chromium_missing
 
 _missing = chromium_missing()
 if _missing:

@@ -1,0 +1,25 @@
+"""Where the browser tests find Chromium, and why they cannot run when they cannot.
+
+(A module of its own, not ``conftest``: ``tests/web`` has a ``conftest`` too, and
+``from conftest import ...`` would find whichever came first on the path.)
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+CHROMIUM = os.environ.get("COMPANION_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--disable-gpu"]
+
+
+def chromium_missing() -> str | None:
+    """Why the browser tests cannot run here, or None when they can."""
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "Playwright for Python is not installed (pip install playwright)"
+    if not (Path(CHROMIUM).is_file() or shutil.which(CHROMIUM)):
+        return f"Chromium is not installed at {CHROMIUM} (apt-get install -y chromium)"
+    return None
