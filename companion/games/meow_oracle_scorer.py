@@ -75,7 +75,7 @@ _STEP_NOW = {
 
 class MeowOracleScorer(Game):
     id = "meow-oracle-scorer"
-    title = {"en": "Meow Oracle scorer", "ja": "ミャオオラクル 得点計算"}
+    title = {"en": "Meow Oracle scorer", "ja": "オラクルカード 得点計算"}
     min_players = 2
     max_players = 4
     options = ()
