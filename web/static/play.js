@@ -122,7 +122,7 @@ function seats(ctx) {
     return el("li", { class: ["seat", toAct ? "to-act" : "", seat === view.seat ? "me" : ""].join(" ").trim() },
       el("span", { class: "seat-name" }, ctx.seatName(seat)),
       seat === view.seat ? el("span", { class: "you" }, t("seat.you")) : null,
-      toAct ? el("span", { class: "marker", title: t("seat.to_act") }, "⏳ ", t("seat.to_act")) : null,
+      toAct ? el("span", { class: "marker", title: t("seat.to_act") }, "▶ ", t("seat.to_act")) : null,
       renderer.seatInfo(ctx, seat));
   }));
 }
