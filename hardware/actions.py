@@ -51,6 +51,8 @@ LEDGER = {
 OFFERED: dict[str, dict[str, ActionKind]] = {
     "pig-house": PIG_HOUSE,
     "meow-oracle-scorer": LEDGER,
+    # The ledger's entries concern secret herds: only moving on to the next round is offered.
+    "lion-square-ledger": {"next-round": LEDGER["next-round"]},
 }
 """Per game id, the action types the buttons offer (a game not listed gets none)."""
 
