@@ -200,8 +200,9 @@ class LionSquareLedger(Game):
         state["entries"] = [_blank_entry() for _ in range(players)]
         self.log(state, f"Round {number} is over: the herds are hunted", f"{number}ラウンド目終了: 群れが狩られました", private)
         herds = [_herd(state, seat) for seat in range(players)]
-        if any(herd <= 0 for herd in herds) or number == ROUNDS:
-            self._finish_game(state, herds, "herd-gone" if any(herd <= 0 for herd in herds) else "last-round")
+        herd_gone = any(herd <= 0 for herd in herds)
+        if herd_gone or number == ROUNDS:
+            self._finish_game(state, herds, "herd-gone" if herd_gone else "last-round")
         else:
             state["step"] = "round-end"
 

@@ -68,7 +68,6 @@ _STEP_NOW = {
     "start-player": "first name who starts round 1",
     "entering": "the areas of the round are being entered",
     "round-end": "round 1 is scored; move on to round 2 first",
-    "over": "the game is over",
 }
 """What is going on in each step, for error messages."""
 
