@@ -23,7 +23,7 @@ def main() -> None:
     print(f"{'game':<22}{'players':>8}{'median ms':>11}{'p90 ms':>9}{'games/s':>10}{'actions':>9}")
     for game_id in args.game or games.ids():
         game = games.get(game_id)
-        for players in range(game.min_players, game.max_players + 1):
+        for players in game.player_counts:
             times, lengths = [], []
             for seed in range(args.games):
                 started = time.perf_counter()

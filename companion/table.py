@@ -172,7 +172,7 @@ class Table:
                 "join_code": self._join_code,
                 "offered_games": [
                     {"id": g, "title": games.get(g).title, "min_players": games.get(g).min_players,
-                     "max_players": games.get(g).max_players, "options": games.get(g).describe_options()}
+                     "max_players": games.get(g).max_players, "player_counts": list(games.get(g).player_counts), "options": games.get(g).describe_options()}
                     for g in self.offered_games
                 ],
                 "host": {"exists": self.has_host, "seat": self._host_seat},

@@ -387,7 +387,7 @@ class Panel:
     def _player_count(self, game: dict) -> MenuPage:
         def items() -> list[MenuItem]:
             return [MenuItem(self._t(f"{n} players", f"{n}人"), lambda n=n: self._choose_options(game, n, {}))
-                    for n in range(game["min_players"], game["max_players"] + 1)]
+                    for n in game["player_counts"]]
 
         return MenuPage(game["title"][self.language], items)
 

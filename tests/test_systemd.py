@@ -9,14 +9,12 @@ few harmless file tools, so a command the fakes forgot fails the test instead of
 
 from __future__ import annotations
 
-import os
 import shutil
 import stat
 import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 
 PROJECT = Path(__file__).resolve().parents[1]
 SYSTEMD = PROJECT / "systemd"

@@ -112,16 +112,24 @@ class Game:
     max_players: int = 0
     options: tuple[Option, ...] = ()
 
+    @property
+    def player_counts(self) -> tuple[int, ...]:
+        """Every number of players the game allows: min to max, unless a game says
+        otherwise (SWAP 5 is for 2 or 4)."""
+        return tuple(range(self.min_players, self.max_players + 1))
+
     # ------------------------------------------------------------------ setup
 
     def setup(self, players: int, seed: int, options: dict | None = None) -> dict:
         """A new game for ``players`` seats. All randomness flows from ``seed``."""
         if not _is_int(players):
             raise ValueError(f"the number of players must be a whole number, not {players!r}")
-        if not self.min_players <= players <= self.max_players:
-            raise ValueError(
-                f"{self.title['en']} is for {self.min_players} to {self.max_players} players, not {players}"
+        if players not in self.player_counts:
+            counts = self.player_counts
+            allowed = f"{counts[0]} to {counts[-1]}" if len(counts) == counts[-1] - counts[0] + 1 else (
+                ", ".join(map(str, counts[:-1])) + f" or {counts[-1]}"
             )
+            raise ValueError(f"{self.title['en']} is for {allowed} players, not {players}")
         if not _is_int(seed) or seed < 0:
             raise ValueError(f"the seed must be a whole number of 0 or more, not {seed!r}")
         chosen = self.check_options(options)
@@ -190,10 +198,13 @@ class Game:
             raise IllegalAction("the game is over")
         if seat not in self._to_act(state):
             raise IllegalAction(self._explain_not_your_turn(state, seat))
-        for legal in self._legal_actions(state, seat):
-            if legal == action and _same_types(legal, action):
-                return
-        raise IllegalAction(self._explain(state, seat, action) or "that move is not allowed now")
+        legal = self._legal_actions(state, seat)
+        try:
+            found = legal[legal.index(action)]  # list.index compares in C: the hot path of every playout
+        except ValueError:
+            found = None
+        if found is None or not _same_types(found, action):
+            raise IllegalAction(self._explain(state, seat, action) or "that move is not allowed now")
 
     def apply(self, state: dict, seat: int, action: dict) -> dict:
         """The state after ``seat`` takes ``action``. ``state`` itself is left untouched."""
@@ -221,7 +232,8 @@ class Game:
         """
         if seat is not None:
             self._check_seat(state, seat)
-        return {
+        # A copy: engines may build views from pieces of the state, and no caller may reach back into it.
+        return _copy_json({
             "game": self.id,
             "version": state["version"],
             "players": state["players"],
@@ -233,7 +245,7 @@ class Game:
             "log": self._log_for(state, seat),
             "public": self._public_view(state),
             "private": None if seat is None else self._private_view(state, seat),
-        }
+        })
 
     def log(self, state: dict, en: str | None, ja: str | None, private: dict | None = None) -> None:
         """Record an event. ``en``/``ja`` is what everyone reads (None: nothing);

@@ -327,6 +327,7 @@ class Swap5(Game):
     title = {"en": "SWAP 5", "ja": "SWAP 5"}
     min_players = 2
     max_players = 4
+    player_counts = (2, 4)  # one colour each, or two each: three players cannot share four colours
     options = (
         Option(
             "board",
@@ -371,8 +372,6 @@ class Swap5(Game):
 
     def _setup(self, state: dict, rng: Rng) -> None:
         players = state["players"]
-        if players not in OWNED_COLOURS:
-            raise ValueError(f"SWAP 5 is for 2 or 4 players, not {players}")
         options = state["options"]
         if options["layout"] == "typed":
             if options["typed_layout"] == "":

@@ -50,7 +50,7 @@ export function startForm(form, offered, running, started) {
   function drawGame() {
     const game = offered.find((g) => g.id === gameSelect.value);
     const players = [];
-    for (let n = game.min_players; n <= game.max_players; n += 1) players.push(n);
+    players.push(...game.player_counts);
     fill(playersSelect, players.map((n) => el("option", { value: n }, t("game.players", { n }))));
     fill(optionsBox, game.options.map((option) => {
       const id = `option-${option.name}`;
