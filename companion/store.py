@@ -187,12 +187,13 @@ class Store:
             (game_id, n, seat, json.dumps(action, sort_keys=True, ensure_ascii=False), time.time()),
         )
 
-    def applied_actions(self, game_id: int, after: int = 0) -> list[tuple[int, int, dict]]:
-        """The actions still in force, in order, as (n, seat, action); ``after`` skips
-        the first ones (those a snapshot already holds)."""
+    def applied_actions(self, game_id: int, after: int = 0, upto: int | None = None) -> list[tuple[int, int, dict]]:
+        """The actions still in force, in order, as (n, seat, action): from the one after
+        the first ``after`` (those a snapshot already holds) up to the ``upto``-th."""
+        limit = -1 if upto is None else max(upto - after, 0)
         rows = self._db.execute(
-            "SELECT n, seat, action FROM actions WHERE game_id = ? AND undone_at IS NULL ORDER BY n LIMIT -1 OFFSET ?",
-            (game_id, after),
+            "SELECT n, seat, action FROM actions WHERE game_id = ? AND undone_at IS NULL ORDER BY n LIMIT ? OFFSET ?",
+            (game_id, limit, after),
         ).fetchall()
         return [(n, seat, json.loads(action)) for n, seat, action in rows]
 
@@ -228,9 +229,11 @@ class Store:
             (game_id, applied, state_text),
         )
 
-    def latest_snapshot(self, game_id: int) -> tuple[int, str] | None:
+    def latest_snapshot(self, game_id: int, at_most: int | None = None) -> tuple[int, str] | None:
+        """The newest snapshot, or the newest taken after no more than ``at_most`` actions."""
         return self._db.execute(
-            "SELECT applied, state FROM snapshots WHERE game_id = ? ORDER BY applied DESC LIMIT 1", (game_id,)
+            "SELECT applied, state FROM snapshots WHERE game_id = ? AND applied <= ? ORDER BY applied DESC LIMIT 1",
+            (game_id, 2**62 if at_most is None else at_most),
         ).fetchone()
 
     def drop_snapshots_after(self, game_id: int, applied: int) -> None:

@@ -210,9 +210,15 @@ class Table:
 
     # ================================================================ changing
 
-    def start_game(self, game_id: str, players: int, seed: int | None = None, options: dict | None = None) -> None:
+    def start_game(
+        self, game_id: str, players: int, seed: int | None = None, options: dict | None = None, claim_host: bool = False
+    ) -> str | None:
         """Start a new game (abandoning an unfinished one). Seats below the new player
-        count stay held, so a group can play on without joining again."""
+        count stay held, so a group can play on without joining again.
+
+        With ``claim_host`` the caller also becomes the host of a table that has none, in
+        the same transaction (so a refused start claims nothing); the host token is returned.
+        """
         if game_id not in self.offered_games:
             known = ", ".join(self.offered_games)
             raise NotFound(f"this table does not offer the game {game_id!r} (it offers: {known})")
@@ -220,8 +226,16 @@ class Table:
         if seed is None:
             seed = secrets.randbelow(2**31)
         state = game.setup(players, seed, options)  # ValueError says what is wrong with the request
+        fingerprints = _fingerprints(game, state)
+        host_token = None
         with self._lock:
+            if claim_host:
+                if self.has_host:
+                    raise Forbidden("this table already has a host: ask them, or ask them to hand hosting over")
+                host_token = _new_token()
             with self._change():
+                if host_token:
+                    self._store.set_meta("host_token_hash", hash_token(host_token))
                 if self._current and not self._current.game.is_over(self._current.state):
                     self._store.end_game(self._current.record.id, None, abandoned=True)
                 record_id = self._store.add_game(game_id, players, seed, state["options"])
@@ -232,9 +246,12 @@ class Table:
             self._seats = {s: seat for s, seat in self._seats.items() if s < players}
             if self._host_seat is not None and self._host_seat >= players:
                 self._host_seat = None
+            if host_token:
+                self._host_hash = hash_token(host_token)
             self._current = _Current(self._store.game(record_id), game, state, 0)
-            self._refresh_fingerprints(self._current, everyone_changed=True)
+            self._note_changes(self._current, fingerprints, everyone_changed=True)
         self._notify()
+        return host_token
 
     def claim_host(self) -> str:
         """Make the caller the host of a table that has none; returns the host token."""
@@ -310,6 +327,7 @@ class Table:
                     "the table changed since your view (your moves are different now): look again and choose again"
                 )
             new_state = current.game.apply(current.state, seat, action)  # IllegalAction says why
+            fingerprints = _fingerprints(current.game, new_state)
             n = self._store.last_action_number(current.record.id) + 1
             with self._change():
                 self._store.add_action(current.record.id, n, seat, action)
@@ -319,7 +337,7 @@ class Table:
                 if current.game.is_over(new_state):
                     self._store.end_game(current.record.id, current.game.result(new_state), abandoned=False)
             current.state, current.applied = new_state, applied
-            self._refresh_fingerprints(current)
+            self._note_changes(current, fingerprints)
         self._notify()
 
     def undo(self) -> None:
@@ -331,13 +349,15 @@ class Table:
             if current.applied == 0:
                 raise Conflict("there is nothing to undo in this game")
             was_over = current.game.is_over(current.state)
+            state, applied = self._replay(current.record, current.game, upto=current.applied - 1)
+            fingerprints = _fingerprints(current.game, state)
             with self._change():
                 self._store.undo_last_action(current.record.id)
                 self._store.drop_snapshots_after(current.record.id, current.applied - 1)
                 if was_over:
                     self._store.reopen_game(current.record.id)
-            current.state, current.applied = self._replay(current.record, current.game)
-            self._refresh_fingerprints(current)
+            current.state, current.applied = state, applied
+            self._note_changes(current, fingerprints)
         self._notify()
 
     # ================================================================ events
@@ -354,7 +374,13 @@ class Table:
         it quick (put an event on a queue). Returns a function that unsubscribes."""
         with self._lock:
             self._listeners.append(listener)
-        return lambda: self._listeners.remove(listener)
+
+        def unsubscribe() -> None:
+            with self._lock:
+                if listener in self._listeners:
+                    self._listeners.remove(listener)
+
+        return unsubscribe
 
     def close(self) -> None:
         self._store.close()
@@ -395,30 +421,28 @@ class Table:
             game = games.get(record.game)
             state, applied = self._replay(record, game)
             self._current = _Current(record, game, state, applied)
-            self._refresh_fingerprints(self._current, everyone_changed=True)
+            self._note_changes(self._current, _fingerprints(game, state), everyone_changed=True)
 
-    def _replay(self, record: GameRecord, game: Game) -> tuple[dict, int]:
-        """The state after every action in force: from the latest snapshot, or the seed."""
-        snapshot = self._store.latest_snapshot(record.id)
+    def _replay(self, record: GameRecord, game: Game, upto: int | None = None) -> tuple[dict, int]:
+        """The state after the actions in force (only the first ``upto`` of them, if given):
+        from the latest snapshot that is not past them, or from the seed."""
+        snapshot = self._store.latest_snapshot(record.id, at_most=upto)
         if snapshot:
             applied, text = snapshot
             state = game.load(text)
         else:
             applied, state = 0, game.setup(record.players, record.seed, record.options)
-        for _, seat, action in self._store.applied_actions(record.id, after=applied):
+        for _, seat, action in self._store.applied_actions(record.id, after=applied, upto=upto):
             state = game.apply(state, seat, action)
             applied += 1
         return state, applied
 
-    def _refresh_fingerprints(self, current: _Current, everyone_changed: bool = False) -> None:
+    def _note_changes(self, current: _Current, fingerprints: dict[int, str], everyone_changed: bool = False) -> None:
         """Note, per seat, the version at which its legal actions or private view last changed."""
-        for seat in range(current.record.players):
-            private = current.game.view(current.state, seat)["private"]
-            legal = current.game.legal_actions(current.state, seat)
-            fingerprint = hashlib.sha256(json.dumps([private, legal], sort_keys=True).encode()).hexdigest()
+        for seat, fingerprint in fingerprints.items():
             if everyone_changed or current.fingerprints.get(seat) != fingerprint:
                 current.changed_at[seat] = self._version
-            current.fingerprints[seat] = fingerprint
+        current.fingerprints = fingerprints
 
     def _envelope(self, current: _Current, view: dict, seat: int | None) -> dict:
         view["game_version"] = view["version"]
@@ -434,7 +458,9 @@ class Table:
         return self._current
 
     def _require_seat_number(self, seat) -> None:
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.players:
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            raise TableError(f"a seat is a number, not {seat!r}")
+        if not 0 <= seat < self.players:
             raise NotFound(f"there is no seat {seat!r} at this table (seats 0 to {self.players - 1})")
 
     def _history_entry(self, record: GameRecord) -> dict:
@@ -447,6 +473,15 @@ class Table:
             "abandoned": record.abandoned,
             "result": record.result,
         }
+
+
+def _fingerprints(game: Game, state: dict) -> dict[int, str]:
+    """Per seat, a hash of what it may do and what only it may see (see Table.act)."""
+    fingerprints = {}
+    for seat in range(state["players"]):
+        mine = [game.view(state, seat)["private"], game.legal_actions(state, seat)]
+        fingerprints[seat] = hashlib.sha256(json.dumps(mine, sort_keys=True).encode()).hexdigest()
+    return fingerprints
 
 
 def clean_name(name) -> str:

@@ -29,7 +29,6 @@ import segno
 from flask import Blueprint, Response, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from companion import games
 from companion.table import Conflict, Forbidden, IllegalAction, NotFound, StorageError, Table, TableError
 
 from . import auth
@@ -231,20 +230,12 @@ def start_game():
     table = _table()
     body = _body(required=("game", "players"), optional=("seed", "options"))
     game_id, players, seed, options = body["game"], body["players"], body.get("seed"), body.get("options")
-    host_token = None
-    if table.has_host:
+    claim = not table.has_host
+    if not claim:
         _require_host(table)
-    else:
-        # Check the request in full before claiming the table, so a refused start claims nothing.
-        if game_id not in table.offered_games:
-            raise NotFound(f"this table does not offer the game {game_id!r} (it offers: {', '.join(table.offered_games)})")
-        try:
-            games.get(game_id).setup(players, 0 if seed is None else seed, options)
-        except ValueError as error:
-            raise TableError(str(error)) from None
-        host_token = table.claim_host()
     try:
-        table.start_game(game_id, players, seed, options)
+        # On a table without a host the caller becomes host in the same step, so a refused start claims nothing.
+        host_token = table.start_game(game_id, players, seed, options, claim_host=claim)
     except TableError:
         raise
     except ValueError as error:  # bad players, seed or options, from the engine's setup

@@ -161,7 +161,7 @@ def test_hand_over_to_a_free_or_missing_seat_is_refused(api, table, host, seats)
     version = table.version
     refused(api.post("/api/host/hand-over", {"seat": 2}, token=host), 409, "seat 3 is free")
     refused(api.post("/api/host/hand-over", {"seat": 7}, token=host), 404, "no seat 7")
-    refused(api.post("/api/host/hand-over", {"seat": "1"}, token=host), 404, "no seat '1'")
+    refused(api.post("/api/host/hand-over", {"seat": "1"}, token=host), 400, "a seat is a number")
     assert table.version == version
 
 

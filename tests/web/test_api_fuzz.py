@@ -115,7 +115,8 @@ def test_mangled_actions_are_refused_with_a_reason_never_a_500(api, table, game_
         mangled = dict(action)
         mangled[rng.choice(list(action) + ["extra"])] = junk_value(rng)
         response = api.post("/api/actions", {"action": mangled, "version": view["version"]}, token=tokens[seat])
-        if mangled in view["actions"]:
+        listed = {json.dumps(a, sort_keys=True) for a in view["actions"]}
+        if json.dumps(mangled, sort_keys=True) in listed:  # types count: true is not 1
             assert response.status_code == 200
         else:
             assert response.status_code == 422, (mangled, response.json)

@@ -27,6 +27,7 @@ import random
 import pytest
 
 from companion import games
+from companion.games import Game
 
 STEPS = 60
 """Steps per game: enough to pass through every kind of step, small enough for ~30 s in all."""
@@ -55,10 +56,13 @@ def forbidden_strings(table) -> dict[int | None, set[str]]:
     seen[None] = strings_in(game.view(state, None))
     seen_by_anyone = set().union(*seen.values())
     hidden_from_all = {str(c) for c in (game.components(state) or [])} - seen_by_anyone
+    # The games' descriptions (names of options and their choices) are public words that
+    # a private view may happen to use too, e.g. "typed".
+    descriptions = strings_in(table.public()["offered_games"])
     forbidden = {}
     for reader in seen:
         others = set().union(*(seen[o] for o in seen if o is not None and o != reader))
-        forbidden[reader] = (others - seen[reader]) | hidden_from_all
+        forbidden[reader] = ((others - seen[reader]) | hidden_from_all) - descriptions
     return forbidden
 
 
@@ -115,14 +119,16 @@ def test_random_games_over_http_leak_no_secret(api, table, host, game_id):
         assert play_and_check(api, table, host, game_id, players, seed=players) == []
 
 
-@pytest.mark.parametrize("game_id", games.ids())
+WITH_SECRETS = [g for g in games.ids() if type(games.get(g))._scramble is not Game._scramble]
+
+
+@pytest.mark.parametrize("game_id", WITH_SECRETS)
 def test_the_check_catches_a_leak(api, table, host, monkeypatch, game_id):
     """A table that puts its full state into every view must be caught, for every game
-    whose state holds secrets at the start (cards in hands, face down, in a deck)."""
+    that has secrets (the scorer has none: every card it counts lies face up)."""
     game = games.get(game_id)
     table.start_game(game_id, game.max_players, seed=1)
-    if not any(forbidden_strings(table).values()):
-        pytest.skip(f"{game_id} has no string secrets to leak at its start (a tracker: everything is public)")
+    assert any(forbidden_strings(table).values())
     honest_view = table.view
     monkeypatch.setattr(table, "view", lambda seat: {**honest_view(seat), "debug": table.state()})
     assert play_and_check(api, table, host, game_id, game.max_players, seed=1) != []
