@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
+from urllib.parse import quote
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -85,22 +86,44 @@ class Store:
 
     def __init__(self, data_dir: str | Path):
         self.path = Path(data_dir) / self.FILENAME
+        self.problem: str | None = None
+        """Why nothing can be saved (a read-only or full SD card), or None when all is well."""
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
-            self._db.execute("PRAGMA foreign_keys=ON")
-            with self.transaction():
-                for statement in _statements(SCHEMA):
-                    self._db.execute(statement)
-                stored = self.get_meta("schema")
-                if stored is None:
-                    self._set_meta("schema", SCHEMA_VERSION)
-                elif int(stored) != SCHEMA_VERSION:
-                    raise StorageError(f"{self.path} has schema {stored}; this companion reads schema {SCHEMA_VERSION}")
+            self._db = self._open_for_writing()
         except (sqlite3.Error, OSError) as error:
-            raise StorageError(f"cannot open the table's database {self.path}: {error}") from None
+            # Crashing would only make systemd restart us into the same wall. Instead the
+            # table shows what was saved last and refuses every change with this reason.
+            self.problem = f"the companion cannot save its data in {self.path.parent} ({error})"
+            self._db = self._open_read_only()
+        stored = self.get_meta("schema")
+        if stored is not None and int(stored) != SCHEMA_VERSION:
+            raise StorageError(f"{self.path} has schema {stored}; this companion reads schema {SCHEMA_VERSION}")
+
+    def _open_for_writing(self) -> sqlite3.Connection:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")
+        db.execute("PRAGMA foreign_keys=ON")
+        db.execute("BEGIN IMMEDIATE")
+        for statement in _statements(SCHEMA):
+            db.execute(statement)
+        db.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('schema', ?)", (json.dumps(SCHEMA_VERSION),))
+        db.execute("COMMIT")
+        return db
+
+    def _open_read_only(self) -> sqlite3.Connection:
+        """The saved database as it is, without locks or writes; an empty one if there is none."""
+        if self.path.is_file():
+            try:
+                uri = f"file:{quote(str(self.path.resolve()))}?immutable=1"
+                return sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+            except sqlite3.Error:
+                pass  # unreadable too: show an empty table rather than none
+        db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+        for statement in _statements(SCHEMA):
+            db.execute(statement)
+        return db
 
     def close(self) -> None:
         self._db.close()
@@ -108,6 +131,8 @@ class Store:
     # -------------------------------------------------------------- transactions
 
     def transaction(self):
+        if self.problem:
+            raise StorageError(self.problem)
         return _Transaction(self._db)
 
     # -------------------------------------------------------------- meta

@@ -115,6 +115,12 @@ class Table:
         return self._version
 
     @property
+    def problem(self) -> str | None:
+        """Why the table cannot save anything now (a read-only or full SD card), or None.
+        While it is set the table shows what was saved last and refuses every change."""
+        return self._store.problem
+
+    @property
     def join_code(self) -> str:
         return self._join_code
 
@@ -170,6 +176,7 @@ class Table:
             info = {
                 "version": self._version,
                 "join_code": self._join_code,
+                "problem": self.problem,
                 "offered_games": [
                     {"id": g, "title": games.get(g).title, "min_players": games.get(g).min_players,
                      "max_players": games.get(g).max_players, "player_counts": list(games.get(g).player_counts), "options": games.get(g).describe_options()}
@@ -409,8 +416,9 @@ class Table:
         self._join_code = store.get_meta("join_code")
         if self._join_code is None:
             self._join_code = "".join(secrets.choice(JOIN_CODE_ALPHABET) for _ in range(JOIN_CODE_LENGTH))
-            with store.transaction():
-                store.set_meta("join_code", self._join_code)
+            if not store.problem:  # with nothing saved, the code lasts until the next start
+                with store.transaction():
+                    store.set_meta("join_code", self._join_code)
         self._host_hash = store.get_meta("host_token_hash")
         self._host_seat = store.get_meta("host_seat")
         self._seats = {seat: _Seat(name, token_hash) for seat, (name, token_hash) in store.seats().items()}

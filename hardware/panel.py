@@ -30,9 +30,9 @@ import queue
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from companion.table import Table, TableError
+from companion.table import StorageError, Table, TableError
 
 from .actions import OFFERED, offered_actions
 from .buttons import ButtonEvent, Buttons
@@ -91,9 +91,12 @@ class HomePage(Page):
     def screen(self, panel: Panel) -> Screen:
         info = panel.public
         if info["game"] is None:
-            return panel.join_screen()
-        screen = status_screen(info, panel.language, self.scroll)
-        self.scroll = min(self.scroll, max(0, len(screen.lines) - 1))
+            screen = panel.join_screen()
+        else:
+            screen = status_screen(info, panel.language, self.scroll)
+            self.scroll = min(self.scroll, max(0, len(screen.lines) - 1))
+        if info.get("problem"):  # a read-only or full SD card: say so where everyone looks
+            screen = replace(screen, title=word("cannot_save", panel.language))
         return screen
 
     def key(self, panel: Panel, key: str) -> None:
@@ -410,7 +413,7 @@ class Panel:
     def _start(self, game_id: str, players: int, options: dict) -> None:
         try:
             self.table.start_game(game_id, players, options=options or None)
-        except (TableError, ValueError) as error:
+        except (TableError, ValueError, StorageError) as error:
             self.push(InfoPage(self._t("Not started", "開始できません"), str(error), "error"))
             return
         self.home()
@@ -429,7 +432,7 @@ class Panel:
     def _undo(self) -> None:
         try:
             self.table.undo()
-        except TableError as error:
+        except (TableError, StorageError) as error:
             self.push(InfoPage(self._t("Cannot undo", "戻せません"), str(error), "error"))
             return
         self.home()
@@ -437,7 +440,7 @@ class Panel:
     def _act(self, seat: int, action: dict) -> None:
         try:
             self.table.act(seat, action, self.table.version)
-        except (TableError, ValueError) as error:  # IllegalAction is a ValueError
+        except (TableError, ValueError, StorageError) as error:  # IllegalAction is a ValueError
             self.push(InfoPage(self._t("Refused", "できません"), str(error), "error"))
             return
         self.pop()

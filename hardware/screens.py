@@ -39,6 +39,7 @@ WORDS = {
     "wolves": {"en": "Wolves", "ja": "オオカミ"},
     "next": {"en": "Next", "ja": "次"},
     "stopped": {"en": "Companion stopped", "ja": "停止しました"},
+    "cannot_save": {"en": "CANNOT SAVE", "ja": "保存できません"},
     "stopped_hint": {"en": "Safe to unplug.", "ja": "電源を抜けます"},
     "place": {"en": "{place}.", "ja": "{place}位"},
 }

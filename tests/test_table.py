@@ -369,3 +369,37 @@ def test_unsubscribing_twice_is_harmless(table):
     unsubscribe = table.subscribe(lambda version: None)
     unsubscribe()
     unsubscribe()
+
+
+def test_a_data_directory_that_cannot_be_written_leaves_a_table_that_says_why(tmp_path):
+    blocker = tmp_path / "not-a-directory"
+    blocker.write_text("a file where the data directory should be")
+    table = Table(blocker / "data")
+    assert "cannot save" in table.problem
+    assert table.public()["problem"] == table.problem
+    with pytest.raises(StorageError, match="cannot save"):
+        table.start_game("meow-oracle", 2, seed=1)
+    assert table.version == 0 and table.game_id is None
+
+
+def test_a_read_only_card_still_shows_the_saved_game_and_refuses_changes(tmp_path, monkeypatch):
+    table = Table(tmp_path)
+    table.start_game("lion-square", 3, seed=3)
+    token = table.join(0, "Ann")
+    play_randomly(table, 10, seed=3)
+    before = all_views(table)
+    table.close()
+
+    def read_only(self):
+        raise sqlite3.OperationalError("attempt to write a readonly database")
+
+    monkeypatch.setattr(table_module.Store, "_open_for_writing", read_only)
+    again = Table(tmp_path)
+    assert "readonly" in again.problem
+    assert all_views(again) == before and again.seat_of(token) == 0
+    seat = before[0]["to_act"][0]
+    with pytest.raises(StorageError, match="cannot save"):
+        again.act(seat, again.view(seat)["actions"][0], again.version)
+    with pytest.raises(StorageError):
+        again.join(1, "Bob")
+    assert all_views(again) == before

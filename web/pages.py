@@ -108,7 +108,7 @@ def _page(template: str, status: int = 200, **data):
     }
     body = render_template(template, lang=lang, tr=texts(lang), page_data=page_data, join_url=join_url(),
                            join_code=table.join_code, join_qr=qr_svg(join_url(), texts(lang)["join.qr"]),
-                           **data)
+                           problem=table.problem, **data)
     response = make_response(body, status)
     if request.args.get("lang") in LANGUAGES:
         response.set_cookie(LANG_COOKIE, lang, max_age=LANG_COOKIE_SECONDS, samesite="Lax", httponly=True)

@@ -81,3 +81,14 @@ def test_stop_shows_stopped_and_keeps_it_on_the_glass(make_panel, table):
     assert panel.flaky.device.image.tobytes() == panel.frame_image().tobytes()
     assert panel.flaky.device.persist is True  # luma's exit handler will not blank it
     panel.stop()  # twice is harmless
+
+
+def test_a_table_that_cannot_save_says_so_on_the_panel(make_panel, table):
+    table.start_game("pig-house", 2, seed=1)
+    table._store.problem = "the companion cannot save its data in /var/lib (read-only file system)"
+    panel = make_panel()
+    assert panel.text_lines()[0] == "CANNOT SAVE"
+    seat = table.view(None)["to_act"][0]
+    panel._act(seat, table.view(seat)["actions"][0])  # what a button's action does
+    assert panel.settle()
+    assert "cannot save" in " ".join(panel.text_lines())

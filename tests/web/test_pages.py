@@ -181,3 +181,11 @@ def test_every_game_has_step_texts_in_both_languages(game_id, client, table):
             assert f"step.{game_id}.{step}" in texts[lang], f"{lang}: no text for {game_id}'s step {step!r}"
     renderers = page_data(client.get("/play"))["renderers"]
     assert set(renderers) <= set(games.ids()), "a renderer for an unknown game"
+
+
+def test_a_table_that_cannot_save_says_so_on_every_page(client, table):
+    table._store.problem = "the companion cannot save its data in /var/lib (read-only file system)"
+    for path in ("/", "/table", "/play"):
+        text = client.get(path).get_data(as_text=True)
+        assert 'role="alert"' in text and "read-only file system" in text, path
+    assert client.get("/api/table").json["problem"] == table.problem
