@@ -7,6 +7,7 @@ import json
 import sys
 
 from . import games
+from .store import StorageError
 
 
 def _simulate(args: argparse.Namespace) -> int:
@@ -107,7 +108,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return args.run(args)
-    except ValueError as error:  # bad game id, player count, options: the user's mistake
+    except (ValueError, StorageError) as error:
+        # A bad game id, player count, options or configuration file, or a database this
+        # version cannot read: restarting will not help, so exit 2 (the unit does not retry it).
         print(f"companion: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

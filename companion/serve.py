@@ -1,12 +1,10 @@
 """``companion serve``: the composition root that puts the appliance together.
 
-    Config -> Table -> Flask app (web) -> waitress WSGI server
+    Config -> Table -> panel (hardware) -> Flask app (web) -> waitress WSGI server
 
-The steps are separate functions so the pieces that come later slot in without
-reshaping this file: the OLED panel is built between the table and the app and handed
-to :func:`build_app`; a systemd ``ready()`` notification belongs right after
-:class:`Server` is listening (in :func:`serve`, before ``serve_forever``) and a watchdog
-heartbeat in a thread that :func:`serve` starts beside it. Why waitress, and why one
+It is the one module of the core that imports ``web`` and ``hardware`` (lazily, so the
+rest of the core never pulls them in). Under systemd it says when it is ready and feeds
+the watchdog while it really works (``companion/systemd.py``). Why waitress, and why one
 process with many threads: ``docs/server.md``.
 """
 
@@ -21,6 +19,7 @@ import waitress
 from flask import Flask
 from waitress import wasyncore
 
+from . import systemd
 from .config import Config
 from .table import Table
 
@@ -126,7 +125,9 @@ def serve(config: Config) -> int:
     """Run the appliance until SIGTERM or SIGINT; returns the exit status."""
     logging.basicConfig(level=config.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     table = Table(config.data_dir, offered_games=config.games)
-    panel = None
+    if table.problem:
+        log.error("%s: the table is shown as last saved and every change is refused", table.problem)
+    panel = heartbeat = None
     try:
         panel = build_panel(table, config)
         app = build_app(table, config, panel)
@@ -137,13 +138,30 @@ def serve(config: Config) -> int:
         log.info("data directory: %s (table version %d)", config.data_dir, table.version)
         print(f"Tabletop Companion is ready: open {url} (players join at {url}J/{table.join_code})", flush=True)
         panel.start()
+        systemd.notify(f"READY=1\nSTATUS=serving {url}")
+        timeout = systemd.watchdog_seconds()
+        if timeout:
+            heartbeat = systemd.Heartbeat(_local_url(config.host, server.port), timeout)
+            heartbeat.start()
         server.serve_forever()
+        systemd.notify("STOPPING=1")
         log.info("stopped")
     finally:
+        if heartbeat is not None:
+            heartbeat.stop()
         if panel is not None:
             panel.stop()  # the display shows that the companion stopped
         table.close()
     return 0
+
+
+def _local_url(host: str, port: int) -> str:
+    """How the companion reaches its own server (for the watchdog's health check)."""
+    if host in ("0.0.0.0", ""):
+        host = "127.0.0.1"
+    elif host == "::":
+        host = "::1"
+    return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
 
 
 def _stop(server: Server, signum: int) -> None:
