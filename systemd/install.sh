@@ -18,8 +18,9 @@ readonly UNIT=companion.service
 readonly VENV=/opt/$APP/venv
 readonly CONFIG=/etc/$APP/config.toml
 readonly STATE_DIR=/var/lib/$APP
-# Always needed: venv for the virtual environment, avahi-daemon so phones find <name>.local.
-readonly BASE_PACKAGES=(python3-venv avahi-daemon)
+# Always needed: venv for the virtual environment, avahi-daemon so phones find <name>.local,
+# fonts-misaki for Japanese names on the OLED (an 8-pixel bitmap font with kana and kanji).
+readonly BASE_PACKAGES=(python3-venv avahi-daemon fonts-misaki)
 # On a Pi: what the "pi" extra needs when pip has to build it (lgpio links liblgpio through
 # swig; RPi.GPIO is C), and i2c-tools for `i2cdetect`.
 readonly PI_PACKAGES=(python3-dev build-essential swig liblgpio-dev i2c-tools)

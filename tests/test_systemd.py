@@ -191,7 +191,7 @@ def test_install_on_a_raspberry_pi(tmp_path):
     machine = Machine(tmp_path)
     result = machine.run("install.sh")
     calls = machine.calls()
-    packages = "python3-venv avahi-daemon python3-dev build-essential swig liblgpio-dev i2c-tools"
+    packages = "python3-venv avahi-daemon fonts-misaki python3-dev build-essential swig liblgpio-dev i2c-tools"
     assert changing(calls) == [
         "apt-get update",
         f"apt-get install -y --no-install-recommends {packages}",
@@ -216,7 +216,7 @@ def test_install_off_a_pi_skips_the_gpio_build_packages_and_says_the_hardware_is
     machine = Machine(tmp_path, raspberry_pi=False, i2c_on=False)
     result = machine.run("install.sh")
     calls = machine.calls()
-    assert "apt-get install -y --no-install-recommends python3-venv avahi-daemon" in calls
+    assert "apt-get install -y --no-install-recommends python3-venv avahi-daemon fonts-misaki" in calls
     assert f"pip install --quiet --disable-pip-version-check {PROJECT}" in calls  # no [pi] extra
     assert "emulated" in result.stdout
     assert "I2C is off" not in result.stdout  # no Pi, no I2C advice
