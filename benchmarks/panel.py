@@ -16,20 +16,16 @@ import statistics
 import sys
 import tempfile
 import time
-from pathlib import Path
 
-# The repository instead of this script's folder (whose http.py would hide the standard one).
-sys.path[0] = str(Path(__file__).resolve().parent.parent)
+from gpiozero.pins.mock import MockFactory
+from luma.core.device import dummy
 
-from gpiozero.pins.mock import MockFactory  # noqa: E402
-from luma.core.device import dummy  # noqa: E402
-
-from companion.config import ButtonsConfig  # noqa: E402
-from companion.table import Table  # noqa: E402
-from hardware.buttons import Buttons  # noqa: E402
-from hardware.display import Display  # noqa: E402
-from hardware.panel import Panel  # noqa: E402
-from hardware.screens import render, status_screen  # noqa: E402
+from companion.config import ButtonsConfig
+from companion.table import Table
+from hardware.buttons import Buttons
+from hardware.display import Display
+from hardware.panel import Panel
+from hardware.screens import render, status_screen
 
 
 def milliseconds(samples: list[float]) -> str:

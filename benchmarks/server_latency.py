@@ -1,6 +1,6 @@
 """HTTP benchmark: the real ``companion serve`` on loopback, with 8 phones holding event streams.
 
-    python benchmarks/http.py [--game lion-square] [--players 4] [--requests 300] [--data DIR]
+    python benchmarks/server_latency.py [--game lion-square] [--players 4] [--requests 300] [--data DIR]
 
 Measures, one request at a time on a kept-alive connection (the latency a phone feels):
 
@@ -21,25 +21,19 @@ many systems) that leaves out the disk's fsync, on an SD card it includes it; pa
 
 from __future__ import annotations
 
+import argparse
+import http.client
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
 import sys
+import tempfile
+import threading
+import time
 from pathlib import Path
-
-# Run as a script, this file's folder comes first on sys.path, where "http" would mean this
-# very file instead of the standard library's http package: take the folder off first.
-if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
-    del sys.path[0]
-
-import argparse  # noqa: E402  (after the sys.path fix above)
-import http.client  # noqa: E402
-import json  # noqa: E402
-import os  # noqa: E402
-import random  # noqa: E402
-import socket  # noqa: E402
-import statistics  # noqa: E402
-import subprocess  # noqa: E402
-import tempfile  # noqa: E402
-import threading  # noqa: E402
-import time  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 PHONES = 8
