@@ -175,11 +175,10 @@ export default {
 
   describe(ctx, action) {
     const last = endsRound(ctx, action) ? ctx.t("lion-square-ledger.ends_round") : "";
-    const entry = ctx.view.private && ctx.view.private.entry;
     if (action.type === "loss") return ctx.t("lion-square-ledger.do.loss", { loss: action.loss }) + last;
     if (action.type === "nearest") return ctx.t("lion-square-ledger.do.nearest", { line: ctx.t(`lion-square-ledger.line.${LINES[action.line]}`), n: action.n }) + last;
     if (action.type === "taken" || action.type === "gazelles") return ctx.t(`lion-square-ledger.do.${action.type}`, { n: action.count }) + last;
-    if (action.type === "clear-loss" && entry) return ctx.t("lion-square-ledger.clear_typed");
+    if (action.type === "clear-loss") return ctx.t("lion-square-ledger.clear_typed");
     return this.typeLabel(ctx, action.type);
   },
 };
