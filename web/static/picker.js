@@ -64,6 +64,16 @@ export class Picker {
     this.onChange();
   }
 
+  /**
+   * Choose several fields at once, e.g. a whole listed action behind one button. Nothing
+   * happens unless some listed action agrees with all of them.
+   */
+  chooseAll(choice) {
+    if (!this.matching(choice).length) return;
+    this.chosen = { ...choice };
+    this.onChange();
+  }
+
   clear() {
     this.chosen = {};
     this.onChange();

@@ -13,13 +13,6 @@ const LINES = ["left", "middle", "right"];
 /** The listed actions of `type`, in the engine's order. */
 const listed = (ctx, type) => ctx.view.actions.filter((action) => action.type === type);
 
-/** Choose `choice` (a whole listed action) through the picker: sent at once or confirmed. */
-function choose(ctx, choice) {
-  if (!ctx.picker.matching(choice).length) return;
-  ctx.picker.chosen = { ...choice };
-  ctx.picker.onChange();
-}
-
 /** A row of number buttons, one per listed action; the current answer is marked. */
 function numberPicker(ctx, actions, valueOf, current, name) {
   const { el, picker } = ctx;
@@ -32,7 +25,7 @@ function numberPicker(ctx, actions, valueOf, current, name) {
       class: classes.join(" ").trim(),
       "data-action": JSON.stringify(action),
       "aria-pressed": value === current ? "true" : "false",
-      onclick: () => choose(ctx, action),
+      onclick: () => ctx.picker.chooseAll(action),
     }, String(value));
   }));
 }
@@ -74,7 +67,7 @@ function typedForm(ctx, entry) {
     el("h3", {}, t("lion-square-ledger.type_loss")),
     entry.typed !== null ? el("p", { class: "tr-entry" }, t("lion-square-ledger.typed_now", { loss: entry.typed })) : null,
     numberPicker(ctx, listed(ctx, "loss"), (a) => a.loss, entry.typed, t("lion-square-ledger.type_loss")),
-    clear ? el("button", { type: "button", class: "tr-clear", "data-action": JSON.stringify(clear), onclick: () => choose(ctx, clear) },
+    clear ? el("button", { type: "button", class: "tr-clear", "data-action": JSON.stringify(clear), onclick: () => ctx.picker.chooseAll(clear) },
       t("lion-square-ledger.clear_typed")) : null);
 }
 

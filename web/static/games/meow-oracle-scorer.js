@@ -14,13 +14,6 @@ const COLOUR_MARK = { red: "R", blue: "B", green: "G", wild: "★" };
 /** The listed actions of `type`, in the engine's order. */
 const listed = (ctx, type) => ctx.view.actions.filter((action) => action.type === type);
 
-/** Choose `choice` (a whole listed action, or the start of some) through the picker. */
-function choose(ctx, choice) {
-  if (!ctx.picker.matching(choice).length) return;
-  ctx.picker.chosen = { ...choice };
-  ctx.picker.onChange();
-}
-
 const pending = (ctx, action) => JSON.stringify(ctx.picker.action()) === JSON.stringify(action);
 
 function colourName(ctx, colour) {
@@ -48,7 +41,7 @@ function area(ctx, seat, big) {
     const label = ctx.t("cell.row_column", { row: r + 1, column: c + 1 });
     cells.push(clear
       ? el("button", { type: "button", class: pending(ctx, clear) ? "tap cell chosen" : "tap cell", "data-cell": JSON.stringify([r, c]),
-        "data-action": JSON.stringify(clear), "aria-label": ctx.t("meow-oracle-scorer.clear_cell", { cell: label }), onclick: () => choose(ctx, clear) }, content)
+        "data-action": JSON.stringify(clear), "aria-label": ctx.t("meow-oracle-scorer.clear_cell", { cell: label }), onclick: () => ctx.picker.chooseAll(clear) }, content)
       : el("span", { class: "cell", "data-cell": JSON.stringify([r, c]), "aria-label": label }, content));
   }));
   const typed = p.typed[seat];
@@ -73,13 +66,13 @@ function cardForm(ctx) {
       const has = cards.some((a) => a.color === c);
       return el("button", {
         type: "button", class: `card mo-${c} tap ${colour === c ? "chosen" : ""}`, "data-color": c, disabled: !has,
-        onclick: () => choose(ctx, { type: "card", color: c }),
+        onclick: () => ctx.picker.chooseAll({ type: "card", color: c }),
       }, el("span", { class: "mark" }, COLOUR_MARK[c]), el("span", { class: "name" }, colourName(ctx, c)));
     })),
     colour ? el("div", { class: "tr-numbers", role: "group", "aria-label": t("field.n") },
       cards.filter((a) => a.color === colour).map((action) => el("button", {
         type: "button", class: `tr-number mo-${colour} ${pending(ctx, action) ? "chosen" : ""}`, "data-action": JSON.stringify(action),
-        onclick: () => choose(ctx, action),
+        onclick: () => ctx.picker.chooseAll(action),
       }, `${COLOUR_MARK[colour]} ${action.n}`))) : null);
 }
 
@@ -92,9 +85,9 @@ function totalForm(ctx) {
     el("summary", {}, t("meow-oracle-scorer.total_title")),
     el("div", { class: "tr-numbers" }, listed(ctx, "total").map((action) => el("button", {
       type: "button", class: ["tr-number", action.total === typed ? "current" : "", pending(ctx, action) ? "chosen" : ""].join(" ").trim(),
-      "data-action": JSON.stringify(action), onclick: () => choose(ctx, action),
+      "data-action": JSON.stringify(action), onclick: () => ctx.picker.chooseAll(action),
     }, String(action.total)))),
-    clear ? el("button", { type: "button", class: "tr-clear", "data-action": JSON.stringify(clear), onclick: () => choose(ctx, clear) },
+    clear ? el("button", { type: "button", class: "tr-clear", "data-action": JSON.stringify(clear), onclick: () => ctx.picker.chooseAll(clear) },
       t("meow-oracle-scorer.clear_total")) : null);
 }
 
@@ -105,7 +98,7 @@ function startForm(ctx) {
     el("h3", {}, t("meow-oracle-scorer.who_starts")),
     el("div", { class: "choices" }, listed(ctx, "start-player").map((action) => el("button", {
       type: "button", class: `big choice ${pending(ctx, action) ? "chosen" : ""}`, "data-action": JSON.stringify(action),
-      onclick: () => choose(ctx, action),
+      onclick: () => ctx.picker.chooseAll(action),
     }, ctx.seatName(action.seat)))));
 }
 

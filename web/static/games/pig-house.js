@@ -14,13 +14,6 @@
 /** The listed actions of `type`, in the engine's order. */
 const listed = (ctx, type) => ctx.view.actions.filter((action) => action.type === type);
 
-/** Choose `action` (a whole listed action) through the picker: sent at once or confirmed. */
-function choose(ctx, action) {
-  if (!ctx.picker.matching(action).length) return;
-  ctx.picker.chosen = { ...action };
-  ctx.picker.onChange();
-}
-
 const pending = (ctx, action) => JSON.stringify(ctx.picker.action()) === JSON.stringify(action);
 
 /** A big button for one listed action. */
@@ -29,7 +22,7 @@ function actionButton(ctx, action, label, extra = "") {
     type: "button",
     class: ["big", "choice", extra, pending(ctx, action) ? "chosen" : ""].join(" ").replace(/\s+/g, " ").trim(),
     "data-action": JSON.stringify(action),
-    onclick: () => choose(ctx, action),
+    onclick: () => ctx.picker.chooseAll(action),
   }, label);
 }
 

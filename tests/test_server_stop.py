@@ -1,0 +1,31 @@
+"""Stopping the WSGI server always works, even when waitress's wake-up pipe is broken."""
+
+import os
+import threading
+import urllib.request
+
+from companion.serve import Server
+from companion.table import Table
+from web import create_app
+
+
+def test_stop_works_when_the_wake_up_pipe_is_broken(tmp_path, caplog):
+    table = Table(tmp_path)
+    server = Server(create_app(table), "127.0.0.1", 0)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    url = f"http://127.0.0.1:{server.port}/api/ping"
+    with urllib.request.urlopen(url, timeout=10) as response:
+        assert response.status == 200
+    trigger = server._waitress.trigger
+    os.close(trigger.trigger)  # what happened once in a test run: the pipe's write end is gone
+    write_end = trigger.trigger
+    try:
+        server.stop()
+        assert server.wait_stopped(timeout=10)
+        thread.join(timeout=10)
+        assert not thread.is_alive()
+        assert "wake-up pipe failed" in caplog.text
+    finally:
+        trigger._fds = [fd for fd in trigger._fds if fd != write_end]  # closed above: not again
+        table.close()
