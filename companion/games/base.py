@@ -198,12 +198,7 @@ class Game:
             raise IllegalAction("the game is over")
         if seat not in self._to_act(state):
             raise IllegalAction(self._explain_not_your_turn(state, seat))
-        legal = self._legal_actions(state, seat)
-        try:
-            found = legal[legal.index(action)]  # list.index compares in C: the hot path of every playout
-        except ValueError:
-            found = None
-        if found is None or not _same_types(found, action):
+        if not self._is_legal(state, seat, action):
             raise IllegalAction(self._explain(state, seat, action) or "that move is not allowed now")
 
     def apply(self, state: dict, seat: int, action: dict) -> dict:
@@ -342,6 +337,17 @@ class Game:
     def _apply(self, state: dict, seat: int, action: dict, rng: Rng) -> None:
         """Carry out a legal action on ``state`` (a private copy: mutate it)."""
         raise NotImplementedError
+
+    def _is_legal(self, state: dict, seat: int, action: dict) -> bool:
+        """Whether ``action`` is one of ``_legal_actions(state, seat)``, JSON types included
+        (``seat`` may act now). An engine may answer directly, without listing every move,
+        when that is faster; the contract test checks that the two agree."""
+        legal = self._legal_actions(state, seat)
+        try:
+            found = legal[legal.index(action)]  # list.index compares in C
+        except ValueError:
+            return False
+        return _same_types(found, action)
 
     def _explain(self, state: dict, seat: int, action: dict) -> str | None:
         """Why ``action`` is illegal for ``seat``, naming the rule it breaks."""
