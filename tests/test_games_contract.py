@@ -79,6 +79,7 @@ def _deep_checks(game, state, chooser, hidden_seen):
     for seat in game.to_act(state):
         legal = game.legal_actions(state, seat)
         assert legal, f"seat {seat} must act but has no legal action"
+        assert all(game._is_legal(state, seat, action) for action in legal), "a listed action is not legal"
         for action in chooser.sample(legal, min(4, len(legal))):
             json.dumps(action)
             assert isinstance(action.get("type"), str)
