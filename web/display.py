@@ -25,9 +25,10 @@ Routes:
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, current_app, jsonify, render_template, request
+from flask import Blueprint, Response, current_app, jsonify, request
 
 from . import auth
+from .pages import render_page
 
 blueprint = Blueprint("display", __name__)
 
@@ -47,9 +48,7 @@ def _refuse(status: int, message: str) -> Response:
 @blueprint.get("/display")
 def display_page():
     panel = _panel()
-    response = Response(render_template("display.html", mock=panel.is_mock, buttons=panel.button_names))
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    return render_page("display.html", mode="display", mock=panel.is_mock, buttons=panel.button_names)
 
 
 @blueprint.get("/api/display.png")

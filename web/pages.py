@@ -94,7 +94,7 @@ def _rejoin() -> dict:
     return {"rejoin_url": url, "rejoin_qr": qr_svg(url, texts(choose_language())["rejoin.title"])}
 
 
-def _page(template: str, status: int = 200, **data):
+def render_page(template: str, status: int = 200, **data):
     """Render ``template`` in the reader's language with ``data``; its ``mode``, ``seat``
     and ``host`` also go to the page's scripts, as JSON (``page-data``)."""
     lang = choose_language()
@@ -126,16 +126,16 @@ def _caller() -> tuple[int | None, bool]:
 def home():
     seat, host = _caller()
     table = _companion().table
-    return _page("home.html", mode="home", seat=seat, host=host, may_start=host or not table.has_host)
+    return render_page("home.html", mode="home", seat=seat, host=host, may_start=host or not table.has_host)
 
 
 @blueprint.get("/J/<code>")
 def join(code: str):
     table = _companion().table
     if code.upper() != table.join_code:
-        return _page("not_found.html", status=404, mode="missing", reason="join")
+        return render_page("not_found.html", status=404, mode="missing", reason="join")
     seat, _ = _caller()
-    return _page("join.html", mode="join", seat=seat)
+    return render_page("join.html", mode="join", seat=seat)
 
 
 @blueprint.get("/R/<token>")
@@ -144,24 +144,24 @@ def rejoin(token: str):
     address so the token leaves the address bar and the history."""
     response = auth.rejoin_response(_companion().table, token)
     if response is None:
-        return _page("not_found.html", status=404, mode="missing", reason="rejoin")
+        return render_page("not_found.html", status=404, mode="missing", reason="rejoin")
     return response
 
 
 @blueprint.get("/play")
 def play():
     seat, host = _caller()
-    return _page("play.html", mode="play", seat=seat, host=host, **_rejoin())
+    return render_page("play.html", mode="play", seat=seat, host=host, **_rejoin())
 
 
 @blueprint.get("/table")
 def table_screen():
-    return _page("table.html", mode="table")
+    return render_page("table.html", mode="table")
 
 
 @blueprint.get("/host")
 def host_tools():
     seat, host = _caller()
     if not host:
-        return _page("not_found.html", status=403, mode="missing", reason="host")
-    return _page("host.html", mode="host", seat=seat, host=host, **_rejoin())
+        return render_page("not_found.html", status=403, mode="missing", reason="host")
+    return render_page("host.html", mode="host", seat=seat, host=host, **_rejoin())
