@@ -111,6 +111,18 @@ class Game:
     min_players: int = 0
     max_players: int = 0
     options: tuple[Option, ...] = ()
+    action_fields: dict[str, tuple[str | tuple[str, ...], ...]] = {}
+    """Every action type the game knows -> the fields its actions carry besides ``"type"``,
+    e.g. ``{"play": ("card", "cell"), "take": (("row", "column"),)}``. A tuple among the
+    fields is a choice: an action carries exactly one of them (a take names a row or a
+    column). :meth:`check` refuses any other shape in plain words before the rules are
+    asked, so ``_is_legal`` and ``_explain`` only ever see well-shaped actions."""
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        # Every key set a well-shaped action of each type may have ("type" included),
+        # worked out once: check() compares an action's keys with them on every move.
+        cls._action_shapes = {kind: _key_sets(fields) for kind, fields in cls.action_fields.items()}
 
     @property
     def player_counts(self) -> tuple[int, ...]:
@@ -198,6 +210,9 @@ class Game:
             raise IllegalAction("the game is over")
         if seat not in self._to_act(state):
             raise IllegalAction(self._explain_not_your_turn(state, seat))
+        shapes = self._action_shapes.get(action["type"])
+        if shapes is None or frozenset(action) not in shapes:
+            raise IllegalAction(self._explain_shape(state, seat, action))
         if not self._is_legal(state, seat, action):
             raise IllegalAction(self._explain(state, seat, action) or "that move is not allowed now")
 
@@ -315,6 +330,29 @@ class Game:
         who = ", ".join(f"seat {s + 1}" for s in waiting)
         return f"it is not your turn (waiting for {who})"
 
+    def _explain_shape(self, state: dict, seat: int, action: dict) -> str:
+        """Why ``action`` is not shaped like any action of its type (see action_fields):
+        an unknown type, a field its type does not have, or a missing field."""
+        kind = action["type"]
+        if kind not in self.action_fields:
+            allowed = sorted({legal["type"] for legal in self._legal_actions(state, seat)})
+            return f"unknown action type {kind!r} (allowed now: {', '.join(allowed)})"
+        fields = self.action_fields[kind]
+        described = ", ".join(_either(field) for field in fields) or "none"
+        known = {name for field in fields for name in _choices(field)}
+        for key in action:
+            if key != "type" and key not in known:
+                return f"a {kind!r} action has no field {key!r} (its fields: {described})"
+        for field in fields:
+            given = [name for name in _choices(field) if name in action]
+            if not given:
+                names = " or ".join(repr(name) for name in _choices(field))
+                return f"a {kind!r} action needs the field {names} (its fields: {described})"
+            if len(given) > 1:
+                names = " and ".join(repr(name) for name in given)
+                return f"a {kind!r} action takes only one of {names} (its fields: {described})"
+        return f"a {kind!r} action is not shaped like that (its fields: {described})"  # not reached
+
     def _public_result(self, state: dict) -> dict | None:
         """The result as everyone may see it (engines may hide parts; rarely needed)."""
         return state["result"]
@@ -340,8 +378,9 @@ class Game:
 
     def _is_legal(self, state: dict, seat: int, action: dict) -> bool:
         """Whether ``action`` is one of ``_legal_actions(state, seat)``, JSON types included
-        (``seat`` may act now). An engine may answer directly, without listing every move,
-        when that is faster; the contract test checks that the two agree."""
+        (``seat`` may act now, and ``action`` has the keys of its type: see action_fields).
+        An engine may answer directly, without listing every move, when that is faster;
+        the contract test checks that the two agree."""
         legal = self._legal_actions(state, seat)
         try:
             found = legal[legal.index(action)]  # list.index compares in C
@@ -350,7 +389,10 @@ class Game:
         return _same_types(found, action)
 
     def _explain(self, state: dict, seat: int, action: dict) -> str | None:
-        """Why ``action`` is illegal for ``seat``, naming the rule it breaks."""
+        """Why ``action`` is illegal for ``seat``, naming the rule it breaks. ``action`` is
+        well shaped (see action_fields): what is left to explain is a field's value (say
+        so plainly when it has the wrong JSON type, e.g. "'cell' must be [row, column]")
+        or the rule it breaks."""
         raise NotImplementedError
 
     def _public_view(self, state: dict) -> dict:
@@ -375,6 +417,23 @@ def _same_types(a: Any, b: Any) -> bool:
     if isinstance(a, list):
         return all(_same_types(x, y) for x, y in zip(a, b))
     return True
+
+
+def _choices(field: str | tuple[str, ...]) -> tuple[str, ...]:
+    """The names a field of ``action_fields`` may go by: one, or the alternatives of a choice."""
+    return (field,) if isinstance(field, str) else field
+
+
+def _either(field: str | tuple[str, ...]) -> str:
+    return " or ".join(_choices(field))
+
+
+def _key_sets(fields: tuple[str | tuple[str, ...], ...]) -> frozenset[frozenset[str]]:
+    """Every set of keys an action with these fields may have, ``"type"`` included."""
+    sets = [frozenset({"type"})]
+    for field in fields:
+        sets = [keys | {name} for keys in sets for name in _choices(field)]
+    return frozenset(sets)
 
 
 def _copy_json(value: Any) -> Any:
