@@ -1,6 +1,6 @@
 """Render every panel screen of docs/panel.md as a PNG, from the real panel code.
 
-    python docs/panel/render.py
+    python docs/panel/render.py      (with the project installed: pip install -e .)
 
 Writes ``docs/panel/<name>.png`` (the 128 × 64 frame scaled 4×, one-bit as on the OLED).
 Games are played with fixed seeds, so the pictures only change when the panel does.
@@ -15,15 +15,14 @@ import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path[0] = str(HERE.parent.parent)  # the repository, so `companion` and `hardware` import
 
-from PIL import Image  # noqa: E402
+from PIL import Image
 
-from companion import games  # noqa: E402
-from companion.table import Table  # noqa: E402
-from hardware.display import Display  # noqa: E402
-from hardware.panel import ConfirmPage, HomePage, InfoPage, Panel  # noqa: E402
-from hardware.screens import PRODUCT, Screen, render, word  # noqa: E402
+from companion import games
+from companion.table import Table
+from hardware.display import Display
+from hardware.panel import ConfirmPage, HomePage, InfoPage, Panel
+from hardware.screens import PRODUCT, Screen, render, word
 
 SCALE = 4
 NAMES = ["Taro", "Hanako", "Alexandria", "けんた"]
@@ -88,6 +87,9 @@ def main() -> int:
         shot("refused", InfoPage("Cannot undo", "there is nothing to undo in this game", "error"))
         play(table, "swap5", 2, 10_000, seed=3)
         shot("game-over", HomePage())
+        table._store.problem = "the companion cannot save its data (read-only file system)"
+        shot("cannot-save", HomePage())
+        table._store.problem = None
         panel.language = "ja"
         play(table, "meow-oracle", 3, 5, seed=2)
         shot("status-meow-oracle-ja", HomePage())
