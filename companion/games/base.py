@@ -117,9 +117,13 @@ class Game:
     fields is a choice: an action carries exactly one of them (a take names a row or a
     column). :meth:`check` refuses any other shape in plain words before the rules are
     asked, so ``_is_legal`` and ``_explain`` only ever see well-shaped actions."""
+    _action_shapes: dict[str, frozenset[frozenset[str]]] = {}
 
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
+        for kind, fields in cls.action_fields.items():
+            if not isinstance(fields, tuple):  # ("card") is a string, not a tuple of one field
+                raise TypeError(f"{cls.__name__}.action_fields[{kind!r}] must be a tuple of field names")
         # Every key set a well-shaped action of each type may have ("type" included),
         # worked out once: check() compares an action's keys with them on every move.
         cls._action_shapes = {kind: _key_sets(fields) for kind, fields in cls.action_fields.items()}
@@ -338,20 +342,19 @@ class Game:
             allowed = sorted({legal["type"] for legal in self._legal_actions(state, seat)})
             return f"unknown action type {kind!r} (allowed now: {', '.join(allowed)})"
         fields = self.action_fields[kind]
-        described = ", ".join(_either(field) for field in fields) or "none"
+        described = ", ".join(" or ".join(_choices(field)) for field in fields) or "none"
         known = {name for field in fields for name in _choices(field)}
-        for key in action:
-            if key != "type" and key not in known:
-                return f"a {kind!r} action has no field {key!r} (its fields: {described})"
-        for field in fields:
-            given = [name for name in _choices(field) if name in action]
-            if not given:
-                names = " or ".join(repr(name) for name in _choices(field))
-                return f"a {kind!r} action needs the field {names} (its fields: {described})"
-            if len(given) > 1:
-                names = " and ".join(repr(name) for name in given)
-                return f"a {kind!r} action takes only one of {names} (its fields: {described})"
-        return f"a {kind!r} action is not shaped like that (its fields: {described})"  # not reached
+        extra = [key for key in action if key != "type" and key not in known]
+        if extra:
+            return f"a {kind!r} action has no field {extra[0]!r} (its fields: {described})"
+        # No stray key, so some field is missing or, for a choice, given twice.
+        wrong = next(field for field in fields if sum(name in action for name in _choices(field)) != 1)
+        given = [name for name in _choices(wrong) if name in action]
+        if given:
+            names = " and ".join(repr(name) for name in given)
+            return f"a {kind!r} action takes only one of {names} (its fields: {described})"
+        names = " or ".join(repr(name) for name in _choices(wrong))
+        return f"a {kind!r} action needs the field {names} (its fields: {described})"
 
     def _public_result(self, state: dict) -> dict | None:
         """The result as everyone may see it (engines may hide parts; rarely needed)."""
@@ -422,10 +425,6 @@ def _same_types(a: Any, b: Any) -> bool:
 def _choices(field: str | tuple[str, ...]) -> tuple[str, ...]:
     """The names a field of ``action_fields`` may go by: one, or the alternatives of a choice."""
     return (field,) if isinstance(field, str) else field
-
-
-def _either(field: str | tuple[str, ...]) -> str:
-    return " or ".join(_choices(field))
 
 
 def _key_sets(fields: tuple[str | tuple[str, ...], ...]) -> frozenset[frozenset[str]]:

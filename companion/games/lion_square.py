@@ -189,8 +189,6 @@ ADJUSTMENTS = 3
 """How many times per round every player passes a card to the left."""
 STEPS = {"pass": ("pass",), "start": ("place",), "turn": ("play", "take"), "place": ("place",), "over": ()}
 """The step a round is in -> the action types it accepts."""
-_ACTION_TYPES = {kind for kinds in STEPS.values() for kind in kinds}
-_FIELDS = {"pass": {"type", "card"}, "play": {"type", "card", "cell"}, "place": {"type", "card", "cell"}}
 _NEIGHBOURS = ((-1, 0), (1, 0), (0, -1), (0, 1))
 
 
@@ -206,6 +204,7 @@ class LionSquare(Game):
     min_players = 3
     max_players = 4
     options = ()
+    action_fields = {"pass": ("card",), "play": ("card", "cell"), "place": ("card", "cell"), "take": (("row", "column"),)}
 
     # ------------------------------------------------------------------ setup and rounds
 
@@ -446,35 +445,37 @@ class LionSquare(Game):
         state["step"] = "turn"
         state["turn"] = following
 
-    # ------------------------------------------------------------------ why not
+    # ------------------------------------------------------------------ legal, or why not
 
-    def _explain(self, state: dict, seat: int, action) -> str:
+    def _is_legal(self, state: dict, seat: int, action: dict) -> bool:
+        # Asked of the rules directly instead of looking the action up in _legal_actions:
+        # a playout checks one action per step, and the list of plays is long.
+        return self._problem(state, seat, action) is None
+
+    def _explain(self, state: dict, seat: int, action: dict) -> str:
+        return self._problem(state, seat, action)
+
+    def _problem(self, state: dict, seat: int, action: dict) -> str | None:
+        """Why the (well-shaped) ``action`` breaks the rules, naming the rule; None when it
+        is legal. The one statement of what a single move must satisfy: _legal_actions lists
+        exactly the actions this lets through (the tests check that the two agree)."""
         step = state["step"]
-        allowed = STEPS[step]
-        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            return 'an action must be an object with a "type", such as {"type": "play", ...}'
         kind = action["type"]
-        if kind not in allowed:
+        if kind not in STEPS[step]:
             return _wrong_step(step, kind, state["adjustment"])
         if kind == "take":
-            return _explain_take(state, action)
-        expected = _FIELDS[kind]
-        for key in action:
-            if key not in expected:
-                return f"a {kind} action has no field {key!r} (its fields: {', '.join(sorted(expected))})"
-        card = action.get("card")
-        hand = state["hands"][seat]
-        if not isinstance(card, str):
+            return _take_problem(state["field"], action)
+        card = action["card"]
+        if type(card) is not str:
             return f'a {kind} action needs "card", a card id such as "lion-3", not {card!r}'
         if card not in _COLOR:
             return f"there is no card {card!r} in Lion Square (cards look like 'lion-3' or 'gazelle-1')"
+        hand = state["hands"][seat]
         if card not in hand:
             return f"you do not hold {card}"
         if kind == "pass":
-            return _explain_pass(hand, card)
-        if "cell" not in action:
-            return f'a {kind} action needs "cell": [row, column]'
-        return _explain_cell(state, kind, card, action["cell"])
+            return _pass_problem(hand, card)
+        return _cell_problem(state["field"], kind, card, action["cell"])
 
     # ------------------------------------------------------------------ views
 
@@ -645,9 +646,7 @@ def _damage_cell(card: str | None) -> dict | None:
 
 
 def _wrong_step(step: str, kind: str, adjustment: int) -> str:
-    allowed = ", ".join(STEPS[step])
-    if kind not in _ACTION_TYPES:
-        return f"unknown action type {kind!r} (allowed now: {allowed})"
+    """Why an action of type ``kind`` is not what ``step`` asks for."""
     if step == "pass":
         return (
             f"the hand adjustment comes first: every player passes one card to the left, "
@@ -659,18 +658,19 @@ def _wrong_step(step: str, kind: str, adjustment: int) -> str:
         return (
             "you took a line: now place any card from your hand next to the field, obeying only [1] and [2] ('place')"
         )
-    if step == "turn" and kind == "place":
+    if kind == "place":
         return (
             "you may place a card of any colour only right after taking a line; "
             "now 'play' a card obeying [1]-[4] or 'take' a line"
         )
-    if step == "turn":
-        return "the hand adjustment is over: 'play' a card or 'take' a line"
-    return "the game is over"
+    return "the hand adjustment is over: 'play' a card or 'take' a line"
 
 
-def _explain_pass(hand: list[str], card: str) -> str:
+def _pass_problem(hand: list[str], card: str) -> str | None:
+    """Why passing ``card`` (held) breaks the hand adjustment's rule; None if it does not."""
     most = _most_held(hand)
+    if card in most:
+        return None
     colors = list(dict.fromkeys(_COLOR[c] for c in most))  # the hand is in deck order
     count = sum(1 for c in hand if _COLOR[c] == colors[0])
     return (
@@ -679,31 +679,33 @@ def _explain_pass(hand: list[str], card: str) -> str:
     )
 
 
-def _explain_take(state: dict, action: dict) -> str:
-    keys = set(action) - {"type"}
-    if len(keys) != 1 or not keys <= {"row", "column"}:
-        return 'a take action names one line: {"type": "take", "row": r} or {"type": "take", "column": c}'
-    key = keys.pop()
+def _take_problem(field: list, action: dict) -> str | None:
+    """Why a take of ``action``'s row or column is not allowed; None if it is: the line
+    must hold a card."""
+    key = "row" if "row" in action else "column"
     index = action[key]
     if type(index) is not int:
         return f"the {key} must be a whole number, not {index!r}"
     axis = 0 if key == "row" else 1
-    lines = sorted({entry[axis] for entry in state["field"]})
+    lines = sorted({entry[axis] for entry in field})
+    if index in lines:
+        return None
     return f"{key} {index} of the field holds no card; take a {key} that holds at least one ({key}s now: {lines})"
 
 
-def _explain_cell(state: dict, kind: str, card: str, cell) -> str:
-    if not (isinstance(cell, list) and len(cell) == 2 and all(type(x) is int for x in cell)):
+def _cell_problem(field: list, kind: str, card: str, cell) -> str | None:
+    """Which rule putting ``card`` (held) on ``cell`` breaks, in words; None if none does.
+    A "place" obeys [1] and [2] only; a "play" also [3] and [4]."""
+    if not (type(cell) is list and len(cell) == 2 and all(type(x) is int for x in cell)):
         return f'the "cell" must be [row, column], two whole numbers, not {cell!r}'
-    field = state["field"]
     r, c = cell
     if not field:
-        return f"the field is empty: the first card goes at [0, 0], not [{r}, {c}]"
+        return None if (r, c) == (0, 0) else f"the field is empty: the first card goes at [0, 0], not [{r}, {c}]"
     where = {(fr, fc): fcard for fr, fc, fcard in field}
     if (r, c) in where:
         return f"rule [1]: the cell [{r}, {c}] already holds {where[(r, c)]}; cards are never stacked"
-    around = [where.get((r + dr, c + dc)) for dr, dc in _NEIGHBOURS]
-    if all(x is None for x in around):
+    around = [where[(r + dr, c + dc)] for dr, dc in _NEIGHBOURS if (r + dr, c + dc) in where]
+    if not around:
         return f"rule [1]: the cell [{r}, {c}] touches no card; a card goes above, below, left or right of one"
     top, bottom, left, right = _box([*where, (r, c)])
     if bottom - top >= 3 or right - left >= 3:
@@ -712,15 +714,14 @@ def _explain_cell(state: dict, kind: str, card: str, cell) -> str:
             f"{right - left + 1} wide; it must fit in a 3×3 square"
         )
     color = _COLOR[card]
-    if kind == "play" and color is not None:
-        if all(_COLOR[x] != color for x in where.values()):
-            return (
-                f"rule [3]: no {color} is on the field, and only colours already there may be played "
-                f"(a new colour comes in only with the card placed after taking a line)"
-            )
-        if all(x is None or _COLOR[x] != color for x in around):
-            return f"rule [4]: {card} must touch a {color} card, and [{r}, {c}] does not"
-    return "that move is not allowed now"
+    if kind == "place" or color is None or any(_COLOR[x] == color for x in around):
+        return None  # a gazelle needs no colour; rule [4] (touching its colour) implies [3]
+    if all(_COLOR[x] != color for x in where.values()):
+        return (
+            f"rule [3]: no {color} is on the field, and only colours already there may be played "
+            f"(a new colour comes in only with the card placed after taking a line)"
+        )
+    return f"rule [4]: {card} must touch a {color} card, and [{r}, {c}] does not"
 
 
 GAME = LionSquare()

@@ -85,16 +85,6 @@ MAX_LOSS = _helper_loss(sorted(_CARDS_NUMBERED.elements())[-LINES:], MAX_TAKEN, 
 """The largest loss the helper can give (the three highest cards nearest, every card but
 one taken, every gazelle in hand): the upper bound of a typed loss too."""
 
-_FIELDS = {
-    "loss": ("loss",),
-    "clear-loss": (),
-    "nearest": ("line", "n"),
-    "taken": ("count",),
-    "gazelles": ("count",),
-    "next-round": (),
-}
-"""The fields of every action type besides ``"type"``."""
-
 _HELPER_TYPES = ("nearest", "taken", "gazelles")
 
 _STEP_NOW = {
@@ -109,6 +99,14 @@ class LionSquareLedger(Game):
     title = {"en": "Lion Square ledger", "ja": "らいおんスクエア 群れ記録"}
     min_players = 3
     max_players = 4
+    action_fields = {
+        "loss": ("loss",),
+        "clear-loss": (),
+        "nearest": ("line", "n"),
+        "taken": ("count",),
+        "gazelles": ("count",),
+        "next-round": (),
+    }
     options = ()
 
     # ------------------------------------------------------------------ setup and turns
@@ -237,15 +235,6 @@ class LionSquareLedger(Game):
     def _explain(self, state: dict, seat: int, action: dict) -> str:
         kind = action["type"]
         allowed = sorted({a["type"] for a in self._legal_actions(state, seat)})
-        if kind not in _FIELDS:
-            return f"unknown action type {kind!r} (allowed now: {', '.join(allowed)})"
-        fields = _FIELDS[kind]
-        for key in action:
-            if key != "type" and key not in fields:
-                return f"a {kind!r} action has no field {key!r} (its fields: {', '.join(fields) or 'none'})"
-        for key in fields:
-            if key not in action:
-                return f"a {kind!r} action needs the field {key!r} (its fields: {', '.join(fields)})"
         step = state["step"]
         if (step == "round-end") != (kind == "next-round"):
             return f"{kind!r} is not possible now: {_STEP_NOW[step]} (allowed now: {', '.join(allowed)})"

@@ -166,6 +166,7 @@ class MeowOracle(Game):
     min_players = 2
     max_players = 4
     options = ()
+    action_fields = {"reveal": (("cell", "from"),), "give": ("card", "to"), "place": ("card", "cell")}
 
     # ------------------------------------------------------------------ setup
 
@@ -368,15 +369,27 @@ class MeowOracle(Game):
 
     # ------------------------------------------------------------------ explaining refusals
 
+    def _is_legal(self, state: dict, seat: int, action: dict) -> bool:
+        # Asked of the rules directly instead of looking the action up in _legal_actions:
+        # a playout checks one action on every step.
+        return self._problem(state, seat, action) is None
+
     def _explain(self, state: dict, seat: int, action: dict) -> str:
+        return self._problem(state, seat, action)
+
+    def _problem(self, state: dict, seat: int, action: dict) -> str | None:
+        """Why the (well-shaped) ``action`` breaks the rules, naming the rule; None when it
+        is legal. The one statement of what a single action must satisfy: _legal_actions
+        lists exactly the actions this lets through (the tests check that the two agree).
+        Each step is named after the one action type it takes."""
         kind = action["type"]
-        allowed = list(dict.fromkeys(a["type"] for a in self._legal_actions(state, seat)))
-        explain = {"reveal": self._explain_reveal, "give": self._explain_give, "place": self._explain_place}.get(kind)
-        if explain is None:
-            return f"unknown action type {kind!r} (allowed now: {', '.join(allowed)})"
-        if kind not in allowed:
+        if kind != state["step"]:
             return f"you cannot {kind} now: {self._step_text(state)}"
-        return explain(state, seat, action)
+        if kind == "reveal":
+            return self._reveal_problem(state, seat, action)
+        if kind == "give":
+            return self._give_problem(state, seat, action["card"], action["to"])
+        return self._place_problem(state, seat, action["card"], action["cell"])
 
     def _step_text(self, state: dict) -> str:
         """What the game is waiting for, in words."""
@@ -388,32 +401,31 @@ class MeowOracle(Game):
             return f"{turn} is handing out the revealed cards"
         return "the handed-out cards are being placed"
 
-    def _explain_reveal(self, state: dict, seat: int, action: dict) -> str:
-        problem = _unexpected_keys(action, ("cell",), ("from",))
-        if problem:
-            return problem
+    def _reveal_problem(self, state: dict, seat: int, action: dict) -> str | None:
         if "from" in action:
             if action["from"] != "aside":
                 return f'"from" can only be "aside" (your set-aside pile), not {action["from"]!r}'
-            return "rule 1: your set-aside pile is empty, so there is nothing to reveal from it"
+            if not state["aside"][seat]:
+                return "rule 1: your set-aside pile is empty, so there is nothing to reveal from it"
+            return None
         cell, problem = _parse_cell(action["cell"])
         if problem:
             return problem
+        if state["down"][seat][cell]:
+            return None
         if state["up"][seat][cell] is not None:
             return f"rule 1: the card at {CELL_EN[cell]} is already face up; reveal a face-down card"
         return f"the cell at {CELL_EN[cell]} is empty: there is no face-down card there to reveal"
 
-    def _explain_give(self, state: dict, seat: int, action: dict) -> str:
-        problem = _unexpected_keys(action, ("card", "to"))
-        if problem:
-            return problem
-        card, to = action["card"], action["to"]
-        if not isinstance(card, str) or card not in state["revealed"]:
+    def _give_problem(self, state: dict, seat: int, card: Any, to: Any) -> str | None:
+        if type(card) is not str or card not in state["revealed"]:
             waiting = ", ".join(state["revealed"])
             return f"{card!r} is not among the revealed cards waiting to be handed out ({waiting})"
         players = state["players"]
-        if not isinstance(to, int) or isinstance(to, bool) or not 0 <= to < players:
+        if type(to) is not int or not 0 <= to < players:
             return f'"to" must be a seat number from 0 to {players - 1}, not {to!r}'
+        if to in state["owed"]:
+            return None
         if to not in self._recipients(state, seat):  # only with 4 players: the seat before you
             return (
                 f"rule 2: the revealed cards go to yourself, the next player and the one after; "
@@ -421,17 +433,15 @@ class MeowOracle(Game):
             )
         return f"rule 2: {_seat_en(to)} has already been handed all the cards owed this turn"
 
-    def _explain_place(self, state: dict, seat: int, action: dict) -> str:
-        problem = _unexpected_keys(action, ("card", "cell"))
-        if problem:
-            return problem
-        card = action["card"]
+    def _place_problem(self, state: dict, seat: int, card: Any, cell: Any) -> str | None:
         mine = state["to_place"][seat]
-        if not isinstance(card, str) or card not in mine:
+        if type(card) is not str or card not in mine:
             return f"you have no {card!r} to place (yours: {', '.join(mine)})"
-        cell, problem = _parse_cell(action["cell"])
+        cell, problem = _parse_cell(cell)
         if problem:
             return problem
+        if state["up"][seat][cell] is None:
+            return None
         return f"rule 3: a card may not go on a face-up card, and {CELL_EN[cell]} holds one"
 
     # ------------------------------------------------------------------ views
@@ -557,24 +567,9 @@ def _next_start_player(totals: list[int], start: int) -> int:
     return next(seat for seat in order if totals[seat] == lowest)
 
 
-def _unexpected_keys(action: dict, *shapes: tuple[str, ...]) -> str | None:
-    """A complaint when ``action`` does not have exactly the fields of one of ``shapes``."""
-    fields = set(action) - {"type"}
-    if any(fields == set(shape) for shape in shapes):
-        return None
-    wanted = " or ".join(" and ".join(f'"{key}"' for key in shape) for shape in shapes)
-    extra = sorted(fields - {key for shape in shapes for key in shape})
-    unexpected = f", not {', '.join(map(repr, extra))}" if extra else ""
-    return f"a {action['type']} takes exactly {wanted}{unexpected}"
-
-
 def _parse_cell(value: Any) -> tuple[int | None, str | None]:
     """``(cell number, None)`` for a ``[row, column]`` inside the area, else ``(None, why not)``."""
-    if (
-        isinstance(value, list)
-        and len(value) == 2
-        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
-    ):
+    if type(value) is list and len(value) == 2 and type(value[0]) is int and type(value[1]) is int:
         row, column = value
         if 0 <= row < 3 and 0 <= column < 3:
             return row * 3 + column, None

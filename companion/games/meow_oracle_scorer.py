@@ -44,16 +44,6 @@ colour (red 0–8 laid along the path does it). A typed total must lie in 0..MAX
 
 CELLS = tuple((row, col) for row in range(3) for col in range(3))
 
-_FIELDS = {
-    "start-player": ("seat",),
-    "card": ("color", "n"),
-    "clear": ("row", "col"),
-    "total": ("total",),
-    "clear-total": (),
-    "next-round": (),
-}
-"""The fields of every action type besides ``"type"``."""
-
 _STEP_OF = {
     "start-player": "start-player",
     "card": "entering",
@@ -77,6 +67,14 @@ class MeowOracleScorer(Game):
     title = {"en": "Meow Oracle scorer", "ja": "オラクルカード 得点計算"}
     min_players = 2
     max_players = 4
+    action_fields = {
+        "start-player": ("seat",),
+        "card": ("color", "n"),
+        "clear": ("row", "col"),
+        "total": ("total",),
+        "clear-total": (),
+        "next-round": (),
+    }
     options = ()
 
     # ------------------------------------------------------------------ setup and turns
@@ -234,15 +232,6 @@ class MeowOracleScorer(Game):
     def _explain(self, state: dict, seat: int, action: dict) -> str:
         kind = action["type"]
         allowed = sorted({a["type"] for a in self._legal_actions(state, seat)})
-        if kind not in _FIELDS:
-            return f"unknown action type {kind!r} (allowed now: {', '.join(allowed)})"
-        fields = _FIELDS[kind]
-        for key in action:
-            if key != "type" and key not in fields:
-                return f"a {kind!r} action has no field {key!r} (its fields: {', '.join(fields) or 'none'})"
-        for key in fields:
-            if key not in action:
-                return f"a {kind!r} action needs the field {key!r} (its fields: {', '.join(fields)})"
         step = state["step"]
         if step != _STEP_OF[kind]:
             return f"{kind!r} is not possible now: {_STEP_NOW[step]} (allowed now: {', '.join(allowed)})"

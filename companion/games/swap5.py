@@ -328,6 +328,7 @@ class Swap5(Game):
     min_players = 2
     max_players = 4
     player_counts = (2, 4)  # one colour each, or two each: three players cannot share four colours
+    action_fields = {"swap": ("from", "to"), "move": ("from", "to"), "trump": ("card",)}
     options = (
         Option(
             "board",
@@ -587,28 +588,25 @@ class Swap5(Game):
 
     # ------------------------------------------------------------------ explanations
 
-    def _explain(self, state: dict, seat: int, action: dict) -> str:
-        kind = action["type"]
-        fields = {"swap": ("from", "to"), "move": ("from", "to"), "trump": ("card",)}
-        if kind not in fields:
-            allowed = ", ".join(sorted({a["type"] for a in self._legal_actions(state, seat)}))
-            return f"unknown action type {kind!r} (allowed now: {allowed})"
-        unexpected = [key for key in action if key != "type" and key not in fields[kind]]
-        if unexpected:
-            return (
-                f"a {kind} has no field {', '.join(repr(k) for k in unexpected)} "
-                f"(its fields: {', '.join(fields[kind])})"
-            )
-        if kind == "trump":
-            return self._explain_trump(state, seat, action.get("card"))
-        return self._explain_step(state, seat, kind, action.get("from"), action.get("to"))
+    def _is_legal(self, state: dict, seat: int, action: dict) -> bool:
+        # Asked of the rules directly instead of looking the action up in _legal_actions:
+        # a playout checks one action on every step.
+        return self._problem(state, seat, action) is None
 
-    def _explain_step(self, state: dict, seat: int, kind: str, start, end) -> str:
-        example = f'{{"type": "{kind}", "from": "B2", "to": "B3"}}'
-        for key, value in (("from", start), ("to", end)):
-            if value is None:
-                return f'a {kind} needs "{key}": "from" is your piece\'s cell and "to" its neighbour, as in {example}'
-            if not isinstance(value, str) or value not in CELL_INDEX:
+    def _explain(self, state: dict, seat: int, action: dict) -> str:
+        return self._problem(state, seat, action)
+
+    def _problem(self, state: dict, seat: int, action: dict) -> str | None:
+        """Why the (well-shaped) ``action`` breaks the rules, in plain words; None when it
+        is legal. The one statement of what a single move must satisfy: _legal_actions
+        lists exactly the actions this lets through (the tests check that the two agree)."""
+        if action["type"] == "trump":
+            return self._trump_problem(state, seat, action["card"])
+        return self._step_problem(state, seat, action["type"], action["from"], action["to"])
+
+    def _step_problem(self, state: dict, seat: int, kind: str, start, end) -> str | None:
+        for value in (start, end):
+            if type(value) is not str or value not in CELL_INDEX:
                 return f"{value!r} is not a cell: cells are A1 to E5 (column letter A-E, then row number 1-5)"
         board = state["board"]
         players = state["players"]
@@ -639,19 +637,21 @@ class Swap5(Game):
             return f"{end} is empty: going there is a move, not a swap"
         if kind == "move" and target != EMPTY:
             return f"{end} holds a {COLOUR_NAMES[target][0]} piece: exchanging with it is a swap, not a move"
-        # every other condition of a legal swap holds, so this is what is wrong
-        return f"{start} and {end} both hold {COLOUR_NAMES[piece][0]} pieces: swapping them would change nothing"
+        if target == piece:
+            return f"{start} and {end} both hold {COLOUR_NAMES[piece][0]} pieces: swapping them would change nothing"
+        return None
 
-    def _explain_trump(self, state: dict, seat: int, card) -> str:
-        if card is None:
-            return 'a trump needs "card", one of your trump cards, as in {"type": "trump", "card": "row-1-2"}'
-        if not isinstance(card, str) or card not in TRUMP_CARDS:
+    def _trump_problem(self, state: dict, seat: int, card) -> str | None:
+        hand = state["hands"][str(seat)]
+        if type(card) is not str or card not in TRUMP_CARDS:
             return f"{card!r} is not a trump card (the cards: {', '.join(TRUMP_CARDS)})"
+        if card in hand:
+            return None
         if any(entry["card"] == card for entry in state["played"]):
             return f"{card} has already been played"
-        if not state["hands"][str(seat)]:
+        if not hand:
             return "you have no trump cards left"
-        return f"you do not hold {card} (your cards: {', '.join(state['hands'][str(seat)])})"
+        return f"you do not hold {card} (your cards: {', '.join(hand)})"
 
     # ------------------------------------------------------------------ views
 

@@ -523,18 +523,18 @@ def test_the_pile_order_and_everything_else_a_seat_cannot_see_may_change_without
         ({"type": "fly"}, r"unknown action type 'fly' \(allowed now: play, take\)"),
         ({"type": "pass", "card": "lion-2"}, "the hand adjustment is over"),
         ({"type": "place", "card": "lion-2", "cell": [0, 1]}, "only right after taking a line"),
-        ({"type": "play", "cell": [0, 1]}, 'needs "card", a card id'),
+        ({"type": "play", "cell": [0, 1]}, r"a 'play' action needs the field 'card' \(its fields: card, cell\)"),
         ({"type": "play", "card": None, "cell": [0, 1]}, 'needs "card"'),
         ({"type": "play", "card": "tiger-1", "cell": [0, 1]}, "there is no card 'tiger-1'"),
         ({"type": "play", "card": "lion-3", "cell": [0, 1]}, "you do not hold lion-3"),
-        ({"type": "play", "card": "lion-2"}, r'a play action needs "cell": \[row, column\]'),
+        ({"type": "play", "card": "lion-2"}, "a 'play' action needs the field 'cell'"),
         ({"type": "play", "card": "lion-2", "cell": [0]}, r'the "cell" must be \[row, column\]'),
         ({"type": "play", "card": "lion-2", "cell": [0.0, 1]}, "two whole numbers"),
         ({"type": "play", "card": "lion-2", "cell": [True, 1]}, "two whole numbers"),
         ({"type": "play", "card": "lion-2", "cell": "0,1"}, "two whole numbers"),
-        ({"type": "play", "card": "lion-2", "cell": [0, 1], "extra": 1}, "a play action has no field 'extra'"),
-        ({"type": "take"}, "a take action names one line"),
-        ({"type": "take", "row": 0, "column": 0}, "a take action names one line"),
+        ({"type": "play", "card": "lion-2", "cell": [0, 1], "extra": 1}, "a 'play' action has no field 'extra'"),
+        ({"type": "take"}, r"a 'take' action needs the field 'row' or 'column' \(its fields: row or column\)"),
+        ({"type": "take", "row": 0, "column": 0}, "a 'take' action takes only one of 'row' and 'column'"),
         ({"type": "take", "row": "0"}, "the row must be a whole number"),
         ({"type": "take", "column": None}, "the column must be a whole number"),
     ],
@@ -563,7 +563,9 @@ def test_an_action_of_another_step_is_refused_saying_what_is_expected_now(step, 
     _refused(state, 0, action, message)
 
 
-def test_explain_never_crashes_on_junk():
+def test_junk_is_refused_with_a_reason():
     state = _table(hands=[["lion-2"]], field={(0, 0): "lion-1"})
-    for junk in (None, 3, [], {"type": None}, {"type": "play", "card": ["x"], "cell": {}}):
-        assert isinstance(GAME._explain(state, 0, junk), str)
+    for junk in (None, 3, [], {"type": None}, {"type": "play", "card": ["x"], "cell": {}}, {"type": "take", "row": []}):
+        with pytest.raises(IllegalAction) as refused:
+            GAME.check(state, 0, junk)
+        assert str(refused.value)

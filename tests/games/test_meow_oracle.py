@@ -604,9 +604,9 @@ def test_four_player_game_end_compares_both_neighbours():
         ({"type": "fly"}, r"unknown action type 'fly' \(allowed now: reveal\)"),
         ({"type": "give", "card": "red-1", "to": 1}, r"you cannot give now: seat 1 is revealing cards \(3 more to reveal\)"),
         ({"type": "place", "card": "red-1", "cell": [0, 0]}, "you cannot place now"),
-        ({"type": "reveal"}, 'a reveal takes exactly "cell" or "from"'),
-        ({"type": "reveal", "cell": [0, 0], "from": "aside"}, 'a reveal takes exactly "cell" or "from"'),
-        ({"type": "reveal", "cell": [0, 0], "extra": 1}, "'extra'"),
+        ({"type": "reveal"}, r"a 'reveal' action needs the field 'cell' or 'from' \(its fields: cell or from\)"),
+        ({"type": "reveal", "cell": [0, 0], "from": "aside"}, "a 'reveal' action takes only one of 'cell' and 'from'"),
+        ({"type": "reveal", "cell": [0, 0], "extra": 1}, "a 'reveal' action has no field 'extra'"),
         ({"type": "reveal", "from": "deck"}, '"from" can only be "aside"'),
         ({"type": "reveal", "from": "aside"}, "your set-aside pile is empty"),
         ({"type": "reveal", "cell": [3, 0]}, r"the cell \[3, 0\] is outside the 3 × 3 area"),
@@ -650,8 +650,7 @@ def giving():
         ({"to": "1"}, "\"to\" must be a seat number from 0 to 2, not '1'"),
         ({"to": True}, '"to" must be a seat number from 0 to 2, not True'),
         ({"to": 1}, "rule 2: seat 2 has already been handed all the cards owed this turn"),
-        ({"extra": 0}, r'a give takes exactly "card" and "to", not \'extra\''),
-        ({"type": "reveal", "cell": [1, 1]}, "you cannot reveal now: seat 1 is handing out the revealed cards"),
+        ({"extra": 0}, r"a 'give' action has no field 'extra' \(its fields: card, to\)"),
     ],
 )
 def test_refusals_while_giving(giving, change, message):
@@ -660,7 +659,11 @@ def test_refusals_while_giving(giving, change, message):
 
 
 def test_a_give_without_a_card_is_refused(giving):
-    refuse(giving, 0, {"type": "give", "to": 2}, 'a give takes exactly "card" and "to"')
+    refuse(giving, 0, {"type": "give", "to": 2}, "a 'give' action needs the field 'card'")
+
+
+def test_no_reveal_while_giving(giving):
+    refuse(giving, 0, {"type": "reveal", "cell": [1, 1]}, "you cannot reveal now: seat 1 is handing out the revealed cards")
 
 
 @pytest.fixture
@@ -677,14 +680,19 @@ def placing():
         (0, {"card": "nope"}, r"you have no 'nope' to place \(yours: "),
         (0, {"cell": [9, 9]}, "outside the 3 × 3 area"),
         (0, {"cell": {"row": 0}}, r"a cell is \[row, column\]"),
-        (0, {"type": "give", "to": 0}, "you cannot give now: the handed-out cards are being placed"),
-        (0, {"card": None, "cell": None, "extra": 1}, r'a place takes exactly "card" and "cell", not \'extra\''),
+        (0, {"type": "give", "to": 0}, "a 'give' action has no field 'cell'"),
+        (0, {"card": None, "cell": None, "extra": 1}, r"a 'place' action has no field 'extra' \(its fields: card, cell\)"),
         (1, {}, r"it is not your turn \(waiting for seat 1, seat 3\)"),
     ],
 )
 def test_refusals_while_placing(placing, seat, change, message):
     action = {"type": "place", "card": placing["to_place"][0][0], "cell": [2, 2], **change}
     refuse(placing, seat, action, message)
+
+
+def test_no_give_while_placing(placing):
+    action = {"type": "give", "card": placing["to_place"][0][0], "to": 0}
+    refuse(placing, 0, action, "you cannot give now: the handed-out cards are being placed")
 
 
 def test_a_card_handed_to_someone_else_cannot_be_placed_by_you(placing):

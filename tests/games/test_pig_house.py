@@ -627,9 +627,9 @@ def test_the_view_hides_the_placed_card_and_the_deck_but_shows_the_numbers_on_th
 
 def test_bad_actions_get_plain_reasons():
     state = new(2)
-    refused(state, 0, {"type": "fly"}, "unknown action type \"fly\" \\(allowed now: pig_action\\)")
+    refused(state, 0, {"type": "fly"}, "unknown action type 'fly' \\(allowed now: pig_action\\)")
     refused(state, 0, {"type": "pig_action"}, "needs the field 'kind'")
-    refused(state, 0, {"type": "pig_action", "kind": "tile", "cell": [1, 2]}, "no field cell")
+    refused(state, 0, {"type": "pig_action", "kind": "tile", "cell": [1, 2]}, "a 'pig_action' action has no field 'cell' \\(its fields: kind\\)")
     refused(state, 0, {"type": "pig_action", "kind": None}, "'kind' must be one of")
     refused(state, 0, {"type": "move_wolves"}, "after the pig actions")
     refused(state, 0, {"type": "pig_lost"}, "only during a wolf attack")
