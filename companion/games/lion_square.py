@@ -169,12 +169,16 @@ def _card_names(card: str) -> tuple[str, str]:
     return f"{en} {_VALUE[card]}", f"{ja}{_VALUE[card]}"
 
 
+_CARD_NAMES = {card: _card_names(card) for card in _COLOR}
+"""Every card's names, made once: the log names cards on nearly every move of every playout."""
+
+
 def _cards_en(cards: list[str]) -> str:
-    return ", ".join(_card_names(c)[0] for c in cards)
+    return ", ".join(_CARD_NAMES[c][0] for c in cards)
 
 
 def _cards_ja(cards: list[str]) -> str:
-    return "、".join(_card_names(c)[1] for c in cards)
+    return "、".join(_CARD_NAMES[c][1] for c in cards)
 
 
 # --------------------------------------------------------------------------- the engine
@@ -310,19 +314,18 @@ class LionSquare(Game):
         if step == "pass":
             return [{"type": "pass", "card": card} for card in _most_held(hand)]
         field = state["field"]
+        cells = _open_cells(field)
         if step != "turn":  # "start" or "place": any card, obeying only [1] and [2]
-            cells = _open_cells({(r, c) for r, c, _ in field})
             return [{"type": "place", "card": card, "cell": [r, c]} for card in hand for r, c in cells]
-        colors = {(r, c): _COLOR[card] for r, c, card in field}
-        hand_colors = [(card, _COLOR[card]) for card in hand]
-        actions = []
-        for r, c in _open_cells(colors):
-            # Rule [4] (which implies [3]): the colours this cell touches. A gazelle on the
-            # field has colour None, so it lets no card through; a gazelle in hand needs none.
-            touching = (colors.get((r - 1, c)), colors.get((r + 1, c)), colors.get((r, c - 1)), colors.get((r, c + 1)))
-            for card, color in hand_colors:
-                if color is None or color in touching:
-                    actions.append({"type": "play", "card": card, "cell": [r, c]})
+        # Rule [4] (which implies [3]): a card must touch its colour. A gazelle in hand has
+        # no colour and needs none; one on the field adds the colour None, which no card has.
+        held = [(card, _COLOR[card]) for card in hand]
+        actions = [
+            {"type": "play", "card": card, "cell": [r, c]}
+            for (r, c), touching in cells.items()
+            for card, color in held
+            if color is None or color in touching
+        ]
         actions.extend({"type": "take", "row": r} for r in sorted({r for r, _, _ in field}))
         actions.extend({"type": "take", "column": c} for c in sorted({c for _, c, _ in field}))
         return actions
@@ -343,7 +346,7 @@ class LionSquare(Game):
         state["hands"][seat].remove(card)
         state["passes"][seat] = card
         left = seat_ref((seat + 1) % players)
-        en, ja = _card_names(card)
+        en, ja = _CARD_NAMES[card]
         self.log(
             state,
             f"{seat_ref(seat)} has chosen a card to pass",
@@ -359,8 +362,8 @@ class LionSquare(Game):
             hand = state["hands"][receiver]
             hand.append(card)
             hand.sort(key=_ORDER.__getitem__)
-            got_en, got_ja = _card_names(card)
-            gave_en, gave_ja = _card_names(passes[receiver])
+            got_en, got_ja = _CARD_NAMES[card]
+            gave_en, gave_ja = _CARD_NAMES[passes[receiver]]
             private[receiver] = (
                 f"You passed {gave_en} to {seat_ref((receiver + 1) % players)} "
                 f"and received {got_en} from {seat_ref(giver)}",
@@ -406,7 +409,7 @@ class LionSquare(Game):
             hand.sort(key=_ORDER.__getitem__)
             en += " and draws from the Square pile"
             ja += "。スクエア山札から1枚引きます"
-            drawn_en, drawn_ja = _card_names(card)
+            drawn_en, drawn_ja = _CARD_NAMES[card]
             private = {
                 seat: (
                     f"{en}: you drew {drawn_en}; now place a card of your choice",
@@ -426,7 +429,7 @@ class LionSquare(Game):
         state["field"].append([cell[0], cell[1], card])
         state["last_placer"] = seat
         gazelle = _COLOR[card] is None
-        en, ja = _card_names(card)
+        en, ja = _CARD_NAMES[card]
         who = seat_ref(seat)
         if gazelle:
             self.log(
@@ -594,28 +597,25 @@ def _box(cells) -> tuple[int, int, int, int]:
     return min(rows), max(rows), min(cols), max(cols)
 
 
-def _open_cells(occupied) -> list[tuple[int, int]]:
-    """The cells a card may go on under rules [1] and [2]: empty, next to a card, and
-    keeping the field inside a 3 × 3 box. ``occupied`` holds the ``(row, column)`` of every
-    field card (a set, or a dict keyed by them). On an empty field: the origin."""
-    if not occupied:
-        return [(0, 0)]
-    rows = [r for r, _ in occupied]
-    cols = [c for _, c in occupied]
+def _open_cells(field: list) -> dict[tuple[int, int], set]:
+    """The cells a card may go on under rules [1] and [2] (empty, next to a card, keeping
+    the field inside a 3 × 3 box), in row-major order, each with the set of colours of the
+    cards it touches (for rule [4]). On an empty field: the origin, touching nothing."""
+    if not field:
+        return {(0, 0): set()}
+    rows = [r for r, _, _ in field]
+    cols = [c for _, c, _ in field]
     # Rule [2] as bounds: a new card may stretch the box to 3, never beyond.
     top, bottom = max(rows) - 2, min(rows) + 2
     left, right = max(cols) - 2, min(cols) + 2
-    cells = set()
-    for r, c in occupied:
-        if r > top and (r - 1, c) not in occupied:
-            cells.add((r - 1, c))
-        if r < bottom and (r + 1, c) not in occupied:
-            cells.add((r + 1, c))
-        if c > left and (r, c - 1) not in occupied:
-            cells.add((r, c - 1))
-        if c < right and (r, c + 1) not in occupied:
-            cells.add((r, c + 1))
-    return sorted(cells)
+    occupied = set(zip(rows, cols))
+    touching: dict[tuple[int, int], set] = {}
+    for r, c, card in field:
+        for dr, dc in _NEIGHBOURS:
+            cell = (r + dr, c + dc)
+            if top <= cell[0] <= bottom and left <= cell[1] <= right and cell not in occupied:
+                touching.setdefault(cell, set()).add(_COLOR[card])
+    return {cell: touching[cell] for cell in sorted(touching)}
 
 
 def _origin(field: list) -> list[int] | None:
