@@ -334,17 +334,21 @@ def _ranking_lines(info: StatusInput) -> list[str]:
     lines = [word("over", info.language)]
     scores = result.get("scores") or {}
     ranking = result.get("ranking")
+    winners = set(result.get("winners") or [])
     if isinstance(ranking, list) and ranking and isinstance(ranking[0], dict) and "place" in ranking[0]:
         places = [(entry["place"], entry["seat"]) for entry in ranking]
     else:
-        ordered = sorted(range(len(info.names)), key=lambda s: -_number(scores.get(str(s))))
+        # The winners share first place even when a tie-break chose them among equal
+        # scores (SWAP 5); the others follow by score, equal scores sharing a place.
+        def standing(seat: int) -> tuple:
+            return (0, 0) if seat in winners else (1, -_number(scores.get(str(seat))))
+
+        ordered = sorted(range(len(info.names)), key=standing)
         places, previous, place = [], None, 0
         for index, seat in enumerate(ordered):
-            value = _number(scores.get(str(seat)))
-            if value != previous:
-                place, previous = index + 1, value
+            if standing(seat) != previous:
+                place, previous = index + 1, standing(seat)
             places.append((place, seat))
-    winners = set(result.get("winners") or [])
     for place, seat in places:
         score = scores.get(str(seat))
         crown = "★" if seat in winners else " "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import time
 
 import pytest
@@ -286,3 +287,17 @@ def test_no_line_is_wider_than_the_display(size):
     laid = screens.layout(screen, *size)
     assert all(text_width(row.text) <= size[0] and row.y + 8 <= size[1] for row in laid.rows)
     assert any(row.inverted and row.y for row in laid.rows)  # the selected line stays visible
+
+
+def test_a_tie_broken_by_turn_order_ranks_the_loser_second(make_panel, table):
+    """SWAP 5 gives a tie to the player first in turn order: the other is second, not first."""
+    table.start_game("swap5", 2, seed=3)
+    chooser = random.Random(3)
+    while not table.public()["game"]["over"]:
+        seat = table.public()["view"]["to_act"][0]
+        table.act(seat, chooser.choice(table.view(seat)["actions"]), table.version)
+    result = table.public()["view"]["result"]
+    assert result["tie_broken"], "seed 3 ends in a tie broken by turn order"
+    loser = 1 - result["winners"][0]
+    lines = make_panel().text_lines()
+    assert any(line.startswith(f" 2. Seat {loser + 1}") for line in lines), lines
