@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import json
 import secrets
 import threading
 import unicodedata
@@ -485,11 +484,7 @@ class Table:
 
 def _fingerprints(game: Game, state: dict) -> dict[int, str]:
     """Per seat, a hash of what it may do and what only it may see (see Table.act)."""
-    fingerprints = {}
-    for seat in range(state["players"]):
-        mine = [game.view(state, seat)["private"], game.legal_actions(state, seat)]
-        fingerprints[seat] = hashlib.sha256(json.dumps(mine, sort_keys=True).encode()).hexdigest()
-    return fingerprints
+    return {seat: game.seat_digest(state, seat) for seat in range(state["players"])}
 
 
 def clean_name(name) -> str:

@@ -23,6 +23,7 @@ the panel replace with the players' names (:func:`render_text`).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from dataclasses import dataclass, field
@@ -261,6 +262,12 @@ class Game:
             "private": None if seat is None else self._private_view(state, seat),
         })
 
+    def seat_digest(self, state: dict, seat: int) -> str:
+        """A hash of what ``seat`` may do now and what only it sees. Two states with the
+        same digest offer that seat the same choices (the table's test for a stale view)."""
+        mine = [self._private_view(state, seat), self.legal_actions(state, seat)]
+        return hashlib.sha256(json.dumps(mine, sort_keys=True).encode()).hexdigest()
+
     def log(self, state: dict, en: str | None, ja: str | None, private: dict | None = None) -> None:
         """Record an event. ``en``/``ja`` is what everyone reads (None: nothing);
         ``private`` maps a seat to its own ``(en, ja)`` wording, e.g. which card it got."""
@@ -430,8 +437,8 @@ def _choices(field: str | tuple[str, ...]) -> tuple[str, ...]:
 def _key_sets(fields: tuple[str | tuple[str, ...], ...]) -> frozenset[frozenset[str]]:
     """Every set of keys an action with these fields may have, ``"type"`` included."""
     sets = [frozenset({"type"})]
-    for field in fields:
-        sets = [keys | {name} for keys in sets for name in _choices(field)]
+    for entry in fields:
+        sets = [keys | {name} for keys in sets for name in _choices(entry)]
     return frozenset(sets)
 
 
