@@ -49,8 +49,14 @@ def device_factory(config: DisplayConfig, mock: bool) -> Callable[[], object] | 
 
         serial = i2c(port=config.i2c_bus, address=config.i2c_address)
         driver = getattr(oled, config.driver)  # "ssd1306" or "sh1106", checked by the config
-        device = driver(serial, width=config.width, height=config.height, rotate=config.rotation)
-        device.contrast(config.contrast)
+        try:
+            device = driver(serial, width=config.width, height=config.height, rotate=config.rotation)
+            device.contrast(config.contrast)
+        except BaseException:
+            # The bus is open but nothing answers: close it, or every retry would leak a file
+            # descriptor until the whole service runs out of them.
+            serial.cleanup()
+            raise
         return device
 
     return open_real
@@ -126,8 +132,21 @@ class Display:
         self.faults += 1
         if self._failed_at is None:
             log.warning(message)
-        self.device = None
+        dead, self.device = self.device, None
+        if dead is not None:
+            _release(dead)
         self._failed_at = self._clock()
+
+
+def _release(device) -> None:
+    """Close a device that stopped answering: its bus handle (a file descriptor) would
+    otherwise stay open for good. ``persist`` spares it the switch-off commands that
+    cannot reach it anyway."""
+    device.persist = True
+    try:
+        device.cleanup()
+    except DEVICE_FAULTS:
+        pass
 
 
 def _describe(error: BaseException) -> str:

@@ -132,7 +132,10 @@ def _check_display(report: Report, config: Config, mock: bool, open_display) -> 
             tried.append(f"0x{address:02X}: {error}")
             continue
         if hasattr(device, "cleanup"):
-            device.cleanup()  # let go of the bus: the service will open it
+            # Let go of the bus, leaving the display switched on: a running service keeps
+            # using it (opening it cleared the glass; the service's next frame redraws it).
+            device.persist = True
+            device.cleanup()
         if address == display.i2c_address:
             report.ok("display", f"{display.driver} found on I2C bus {display.i2c_bus} at 0x{address:02X}")
         else:

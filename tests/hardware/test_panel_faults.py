@@ -92,3 +92,48 @@ def test_a_table_that_cannot_save_says_so_on_the_panel(make_panel, table):
     panel._act(seat, table.view(seat)["actions"][0])  # what a button's action does
     assert panel.settle()
     assert "cannot save" in " ".join(panel.text_lines())
+
+
+class _Bus:
+    """Stands in for luma's i2c interface: counts open bus handles."""
+
+    open = 0
+
+    def __init__(self, port, address):
+        _Bus.open += 1
+
+    def cleanup(self):
+        _Bus.open -= 1
+
+
+def test_a_display_that_does_not_answer_leaves_no_bus_open(monkeypatch):
+    """Every retry of a missing display opens the I2C bus; each must be closed again, or a
+    day of retries runs the service out of file descriptors."""
+    import luma.core.interface.serial as serial
+    import luma.oled.device as oled
+    from luma.core.error import DeviceNotFoundError
+
+    from companion.config import DisplayConfig
+    from hardware.display import Display, device_factory
+
+    def absent(interface, **size):
+        raise DeviceNotFoundError("I2C device not found on address: 0x3C")
+
+    monkeypatch.setattr(serial, "i2c", _Bus)
+    monkeypatch.setattr(oled, "ssd1306", absent)
+    clock = FakeClock()
+    display = Display(device_factory(DisplayConfig(), mock=False), clock=clock)
+    for _ in range(20):
+        clock.now += 10
+        assert display.show(None) is False
+    assert _Bus.open == 0
+
+
+def test_a_display_that_stops_answering_is_closed(make_panel):
+    panel = make_panel()
+    dead = panel.flaky.device
+    closed = []
+    dead.cleanup = lambda: closed.append(dead.persist)
+    panel.flaky.broken = True
+    short_press(panel, "ok")  # opens the menu: a new frame, which the display fails to take
+    assert closed == [True], "closed once, without the switch-off commands it cannot receive"
