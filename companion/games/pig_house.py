@@ -9,11 +9,12 @@ wolf cards and the attack schedule, happenings, pots, pigs left, invincibility, 
 endings and the ranking with its tie-breakers.
 
 The components the book does not list (the track layout, the die faces, the wolf and
-happening decks) come from an *edition file*: the shipped, assumed one
-(``data/pig-house-edition.json``) or the owner's own, given by path in the
-``edition`` option. :func:`validate_edition` refuses a bad file naming the field, and
-the edition is copied into the state so that a saved game replays the same even if
-the file changes later.
+happening decks) come from an *edition*: the shipped, assumed one
+(``data/pig-house-edition.json``) or the owner's own, whose content (read with
+:func:`load_edition`) is given in the ``edition`` option. :func:`validate_edition`
+refuses a bad one naming the field. The option holds the content, never a path: a
+game's options are recorded with it, so it replays the same even if the file changes
+or goes, and a phone starting a game cannot make the companion read a file.
 
 A turn walks through ``step`` values (the public view carries the current one):
 
@@ -222,9 +223,16 @@ def _parse_edition(text: str, where: str) -> dict:
 
 
 def _check_edition_option(value: Any) -> str | None:
-    if value is None or (isinstance(value, str) and value.strip()):
+    if value is None:
         return None
-    return f"option 'edition' must be null (the shipped edition) or the path of an edition file, not {json.dumps(value)}"
+    if not isinstance(value, dict):
+        return ("option 'edition' must be null (the shipped edition) or the content of an edition file "
+                f"(a JSON object, not a path), not {json.dumps(value, ensure_ascii=False)[:80]}")
+    try:
+        validate_edition(_clone(value))
+    except ValueError as error:
+        return f"option 'edition' is refused: {error}"
+    return None
 
 
 def _clone(value: Any) -> Any:
@@ -284,15 +292,16 @@ class PigHouse(Game):
             None,
             {"en": "Edition file", "ja": "エディションファイル"},
             check=_check_edition_option,
-            help={"en": "null for the shipped (assumed) track, die and decks, or the path of your own edition file",
-                  "ja": "null で同梱の推定データ、または自分のエディションファイルのパス"},
+            help={"en": "null for the shipped (assumed) track, die and decks, or the content of your own edition file",
+                  "ja": "null で同梱の推定データ、または自分のエディションファイルの内容(JSON)"},
         ),
     )
 
     # ------------------------------------------------------------------ setup
 
     def _setup(self, state: dict, rng: Rng) -> None:
-        edition = load_edition(state["options"]["edition"])
+        chosen = state["options"]["edition"]
+        edition = _clone(_shipped_edition() if chosen is None else chosen)
         players = state["players"]
         virtual = state["options"]["wolf_deck"] == "virtual"
         happenings = [card["id"] for card in edition["happenings"]]

@@ -131,23 +131,32 @@ def test_an_owner_edition_file_is_used_and_copied_into_the_state(tmp_path):
     path = tmp_path / "mine.json"
     edition = _edition_with(lambda e: e.update(name="My copy", die=[{"pigs": 2, "pot": True}]))
     path.write_text(json.dumps(edition), encoding="utf-8")
-    state = new(edition=str(path))
+    state = new(edition=load_edition(str(path)))
     assert state["edition"]["name"] == "My copy"
-    path.write_text(json.dumps(_edition_with(lambda e: e.update(name="Changed"))), encoding="utf-8")
-    saved = GAME.load(GAME.dump(state))
-    assert saved["edition"]["name"] == "My copy"  # the game replays the same
+    path.unlink()  # the game needs the file no more: its content is in the options and the state
+    again = GAME.setup(state["players"], state["seed"], state["options"])
+    assert again == GAME.load(GAME.dump(state)) and again["edition"]["name"] == "My copy"
 
 
-def test_a_bad_edition_file_is_refused_at_setup(tmp_path):
+def test_the_edition_option_takes_content_never_a_path(tmp_path):
+    path = tmp_path / "mine.json"
+    path.write_text(json.dumps(load_edition()), encoding="utf-8")
+    with pytest.raises(ValueError, match="not a path"):
+        new(edition=str(path))
+    with pytest.raises(ValueError, match="refused.*'track.length'"):
+        new(edition=_edition_with(lambda e: e["track"].update(length="long")))
+
+
+def test_a_bad_edition_file_is_refused_when_loaded(tmp_path):
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(_edition_with(lambda e: e["track"].update(length="long"))), encoding="utf-8")
     with pytest.raises(ValueError, match="refused.*'track.length'"):
-        new(edition=str(path))
+        load_edition(str(path))
     path.write_text("{not json", encoding="utf-8")
     with pytest.raises(ValueError, match="not valid JSON"):
-        new(edition=str(path))
+        load_edition(str(path))
     with pytest.raises(ValueError, match="cannot read"):
-        new(edition=str(tmp_path / "missing.json"))
+        load_edition(str(tmp_path / "missing.json"))
 
 
 def test_bad_options_are_refused():
