@@ -102,24 +102,36 @@ class Store:
     def _open_for_writing(self) -> sqlite3.Connection:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        db.execute("PRAGMA journal_mode=WAL")
-        db.execute("PRAGMA synchronous=FULL")
-        db.execute("PRAGMA foreign_keys=ON")
-        db.execute("BEGIN IMMEDIATE")
-        for statement in _statements(SCHEMA):
-            db.execute(statement)
-        db.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('schema', ?)", (json.dumps(SCHEMA_VERSION),))
-        db.execute("COMMIT")
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+            db.execute("PRAGMA foreign_keys=ON")
+            db.execute("BEGIN IMMEDIATE")
+            for statement in _statements(SCHEMA):
+                db.execute(statement)
+            db.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('schema', ?)", (json.dumps(SCHEMA_VERSION),))
+            db.execute("COMMIT")
+        except BaseException:
+            db.close()
+            raise
         return db
 
     def _open_read_only(self) -> sqlite3.Connection:
-        """The saved database as it is, without locks or writes; an empty one if there is none."""
+        """The saved database as it is, never written; an empty one if it cannot be read.
+
+        Read-only mode first: it still reads the write-ahead log, which holds the last
+        commits before a power cut. On a read-only card SQLite may be unable to set up the
+        log's shared memory; then ``immutable``, which reads the main file alone."""
         if self.path.is_file():
-            try:
-                uri = f"file:{quote(str(self.path.resolve()))}?immutable=1"
-                return sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
-            except sqlite3.Error:
-                pass  # unreadable too: show an empty table rather than none
+            location = quote(str(self.path.resolve()))
+            for mode in ("mode=ro", "immutable=1"):
+                try:
+                    db = sqlite3.connect(f"file:{location}?{mode}", uri=True, isolation_level=None,
+                                         check_same_thread=False)
+                    db.execute("SELECT COUNT(*) FROM meta").fetchone()  # connecting alone reads nothing
+                    return db
+                except sqlite3.Error:
+                    continue
         db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
         for statement in _statements(SCHEMA):
             db.execute(statement)

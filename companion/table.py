@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import secrets
 import threading
 import unicodedata
@@ -31,6 +32,8 @@ from typing import Callable, Iterable
 from . import games
 from .games import Game, IllegalAction
 from .store import GameRecord, StorageError, Store
+
+log = logging.getLogger(__name__)
 
 SNAPSHOT_EVERY = 100
 """Store the game state every this many actions, so a restart replays at most that many."""
@@ -389,7 +392,8 @@ class Table:
         return unsubscribe
 
     def close(self) -> None:
-        self._store.close()
+        with self._lock:  # not in the middle of someone's transaction
+            self._store.close()
 
     # ================================================================ inside
 
@@ -423,10 +427,22 @@ class Table:
         self._seats = {seat: _Seat(name, token_hash) for seat, (name, token_hash) in store.seats().items()}
         self._current = None
         record_id = store.get_meta("current_game")
-        if record_id is not None:
-            record = store.game(record_id)
-            game = games.get(record.game)
-            state, applied = self._replay(record, game)
+        record = None if record_id is None else store.game(record_id)
+        if record is not None:
+            try:
+                game = games.get(record.game)
+                state, applied = self._replay(record, game)
+            except ValueError as error:
+                # A game this version cannot replay (its id is gone, or a rule changed so that a
+                # logged move is now refused). Refusing to start would take the whole appliance
+                # down for one old game: set it aside, keep its log, and start idle.
+                log.error("the saved game %d (%s) cannot be restored, so it is set aside: %s",
+                          record.id, record.game, error)
+                if not store.problem:
+                    with store.transaction():
+                        store.end_game(record.id, None, abandoned=True)
+                        store.set_meta("current_game", None)
+                return
             self._current = _Current(record, game, state, applied)
             self._note_changes(self._current, _fingerprints(game, state), everyone_changed=True)
 

@@ -403,3 +403,39 @@ def test_a_read_only_card_still_shows_the_saved_game_and_refuses_changes(tmp_pat
     with pytest.raises(StorageError):
         again.join(1, "Bob")
     assert all_views(again) == before
+
+
+def test_a_corrupt_database_leaves_an_empty_table_that_says_why(tmp_path):
+    (tmp_path / "companion.sqlite3").write_bytes(b"this is not a database, it is a scratched card" * 100)
+    table = Table(tmp_path)
+    assert "cannot save" in table.problem
+    assert table.game_id is None and table.public()["problem"]
+
+
+def test_a_read_only_card_shows_even_the_moves_still_in_the_write_ahead_log(tmp_path, monkeypatch):
+    table = Table(tmp_path)
+    table.start_game("meow-oracle", 2, seed=4)
+    table._store._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # the game in the main file...
+    play_randomly(table, 6, seed=4)  # ...its last moves only in the write-ahead log
+    before = all_views(table)
+    assert (tmp_path / "companion.sqlite3-wal").stat().st_size > 0
+    # No close(): a power cut leaves the WAL un-checkpointed, exactly as here.
+
+    def read_only(self):
+        raise sqlite3.OperationalError("attempt to write a readonly database")
+
+    monkeypatch.setattr(table_module.Store, "_open_for_writing", read_only)
+    assert all_views(Table(tmp_path)) == before
+
+
+def test_a_saved_game_that_can_no_longer_be_replayed_is_set_aside(tmp_path, caplog):
+    table = Table(tmp_path)
+    table.start_game("meow-oracle", 2, seed=4)
+    play_randomly(table, 3, seed=4)
+    table.close()
+    with sqlite3.connect(tmp_path / "companion.sqlite3") as db:  # as if a rule had changed since
+        db.execute("UPDATE actions SET action = ? WHERE n = 2", ('{"type": "fly"}',))
+    again = Table(tmp_path)
+    assert again.game_id is None and "cannot be restored" in caplog.text
+    assert again.public()["history"][0]["abandoned"]
+    again.start_game("meow-oracle", 2, seed=1)  # and the table goes on

@@ -147,8 +147,8 @@ class Game:
                 ", ".join(map(str, counts[:-1])) + f" or {counts[-1]}"
             )
             raise ValueError(f"{self.title['en']} is for {allowed} players, not {players}")
-        if not _is_int(seed) or seed < 0:
-            raise ValueError(f"the seed must be a whole number of 0 or more, not {seed!r}")
+        if not _is_int(seed) or not 0 <= seed < 2**63:
+            raise ValueError(f"the seed must be a whole number from 0 to 2**63 - 1, not {seed!r}")
         chosen = self.check_options(options)
         rng = Rng.from_seed(seed)
         state = {
