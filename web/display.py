@@ -39,6 +39,10 @@ def _panel():
     return current_app.extensions["companion"].panel
 
 
+def _from_this_machine() -> bool:
+    return request.remote_addr in ("127.0.0.1", "::1")
+
+
 def _refuse(status: int, message: str) -> Response:
     response = jsonify({"error": message})
     response.status_code = status
@@ -74,6 +78,11 @@ def press_button(name: str):
         return _refuse(403, problem)
     if not panel.is_mock:
         return _refuse(409, "buttons can be pressed from the web only when the hardware is mocked (hardware = \"mock\")")
+    # The panel's buttons have the host's powers (undo, new game, acting for a seat), so only
+    # the host may press them, or anyone before there is one, or someone at this machine.
+    table = current_app.extensions["companion"].table
+    if table.has_host and not auth.is_host(table, request) and not _from_this_machine():
+        return _refuse(403, "only the host may press the panel's buttons from another device")
     if name not in panel.button_names:
         return _refuse(404, f"there is no {name!r} button (buttons: {', '.join(panel.button_names)})")
     body = request.get_json(silent=True)

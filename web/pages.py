@@ -57,15 +57,15 @@ def _companion():
 
 
 def choose_language() -> str:
-    """``?lang=`` if valid, else the ``lang`` cookie, else the browser's choice, else the app's default."""
+    """``?lang=`` if valid, else the ``lang`` cookie (the reader's own switch), else the
+    configured language, and only when that is ``auto`` the browser's choice (else English)."""
     for wanted in (request.args.get("lang"), request.cookies.get(LANG_COOKIE)):
         if wanted in LANGUAGES:
             return wanted
-    browser = request.accept_languages.best_match(LANGUAGES)
-    if browser:
-        return browser
     configured = _companion().language
-    return configured if configured in LANGUAGES else "en"
+    if configured in LANGUAGES:
+        return configured
+    return request.accept_languages.best_match(LANGUAGES) or "en"
 
 
 def _base_url() -> str:

@@ -254,3 +254,18 @@ def test_swap5_tap_a_piece_then_a_neighbour(live, new_phone):
     after(live, phones, before)
     assert table.state()["last_move"] is not None
     assert table.action_log()[-1]["action"] == move
+
+
+def test_the_table_screen_shows_no_hand_even_in_a_browser_that_holds_a_seat(live, new_phone):
+    """The host's laptop on a TV: it holds a seat, and /table must still show only the public view."""
+    live.table.start_game("swap5", 2, seed=5)
+    token = live.table.join(0, "Ann")
+    page = new_phone()
+    page.goto(f"{live.url}/R/{token}")  # this browser now holds seat 0's cookie
+    shows_current(page, live)
+    hand = live.table.view(0)["private"]["hand"]
+    assert hand and all(card in page.content() for card in hand), "the phone page shows the hand"
+    page.goto(f"{live.url}/table")
+    shows_current(page, live)
+    content = page.content()
+    assert not any(card in content for card in hand), "the table screen showed a seat's trump cards"

@@ -121,3 +121,20 @@ def test_serve_runs_the_panel_and_sigterm_stops_within_5_seconds(tmp_path):
         if process.poll() is None:
             process.kill()
             process.wait()
+
+
+def test_only_the_host_presses_the_buttons_from_another_device(client, table):
+    """The buttons can undo and start games: from another phone only the host may press them."""
+    web, panel = client
+    host = table.start_game("pig-house", 2, seed=1, claim_host=True)
+    seat = table.join(0, "Ann")
+    away = {"REMOTE_ADDR": "192.168.1.30"}
+    answer = web.post("/api/buttons/ok", json={"press": "short"}, headers=CSRF, environ_base=away)
+    assert answer.status_code == 403 and "only the host" in answer.json["error"]
+    answer = web.post("/api/buttons/ok", json={"press": "short"}, environ_base=away,
+                      headers={**CSRF, "Authorization": f"Bearer {seat}"})
+    assert answer.status_code == 403
+    answer = web.post("/api/buttons/ok", json={"press": "short"}, environ_base=away,
+                      headers={**CSRF, "Authorization": f"Bearer {host}"})
+    assert answer.status_code == 200
+    assert web.post("/api/buttons/back", json={"press": "short"}, headers=CSRF).status_code == 200  # this machine

@@ -77,12 +77,15 @@ def test_language_follows_the_switch_then_the_cookie_then_the_browser(client):
     assert page_data(client.get("/?lang=xx", headers={"Accept-Language": "en"}))["lang"] == "ja"
 
 
-def test_the_configured_language_is_the_default_when_the_browser_says_nothing(table):
+def test_a_configured_language_wins_over_the_browser_but_not_over_the_switch(table):
     from web import create_app
 
     app = create_app(table, language="ja")
+    client = app.test_client()
     try:
-        assert page_data(app.test_client().get("/"))["lang"] == "ja"
+        assert page_data(client.get("/"))["lang"] == "ja"
+        assert page_data(client.get("/", headers={"Accept-Language": "en-US"}))["lang"] == "ja"
+        assert page_data(client.get("/?lang=en", headers={"Accept-Language": "en-US"}))["lang"] == "en"
     finally:
         app.extensions["companion"].events.stop()
 

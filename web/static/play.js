@@ -45,18 +45,30 @@ function chosen() {
   else draw();
 }
 
-async function refresh() {
-  let next;
+/**
+ * The view to draw: the seat's own on a phone; on the shared screen always the public one,
+ * even in a browser that holds a seat (the host's laptop on a TV must not show its hand).
+ * Null while no game has been started.
+ */
+async function fetchView() {
+  if (mode === "table") return (await api("/api/table")).view;
   try {
-    next = await api("/api/view");
+    return await api("/api/view");
   } catch (error) {
-    if (error instanceof ApiError && error.status === 404) {
-      view = null;
-      fill(root, el("p", { class: "waiting" }, t("game.none")));
-      return;
-    }
+    if (error instanceof ApiError && error.status === 404) return null;
     throw error;
   }
+}
+
+async function refresh() {
+  const next = await fetchView();
+  if (!next) {
+    view = null;
+    fill(root, el("p", { class: "waiting" }, t("game.none")));
+    return;
+  }
+  // An answer older than the view on screen (a move's answer can overtake an event's fetch) is dropped.
+  if (view && next.version < view.version) return;
   if (view && next.version === view.version && next.game_version === view.game_version) return;
   renderer = await rendererFor(next.game);
   const sameChoices = view && JSON.stringify(view.actions) === JSON.stringify(next.actions);
@@ -199,6 +211,7 @@ async function send(action) {
 }
 
 async function accept(next) {
+  if (view && next.version < view.version) return; // a newer view came by the event stream first
   renderer = await rendererFor(next.game);
   view = next;
   picker = new Picker(view.actions, chosen);
