@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from companion.games import render_text
 
 from .fonts import fit
 
@@ -96,4 +95,4 @@ def _label(kind: ActionKind, action: dict, seat: int, public: dict, names: list[
         fields["pigs"] = face["pigs"]
         fields["pot"] = (" + pot" if language == "en" else "+ポット") if face["pot"] else ""
     template = kind.ja if language == "ja" else kind.en
-    return render_text(template.format(**fields), names)
+    return template.format(**fields)  # names are values here: a name like "{s0}" stays as typed

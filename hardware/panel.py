@@ -120,18 +120,22 @@ class MenuPage(Page):
     def __init__(self, title: str, items: Callable[[], list[MenuItem]]):
         self.title = title
         self._items = items  # rebuilt on every draw: the list follows the table
+        self._shown: list[MenuItem] | None = None  # the items of the last screen drawn
         self.selected = 0
 
     def items(self) -> list[MenuItem]:
         return self._items()
 
     def screen(self, panel: Panel) -> Screen:
-        labels = tuple(item.label for item in self.items())
+        self._shown = self.items()
+        labels = tuple(item.label for item in self._shown)
         self.selected = min(self.selected, max(0, len(labels) - 1))
         return Screen("menu", self.title, labels, selected=self.selected if labels else None)
 
     def key(self, panel: Panel, key: str) -> None:
-        items = self.items()
+        # The keys act on what the glass shows, even if the table moved on since it was
+        # drawn: a button must never do what the player did not see.
+        items = self._shown if self._shown is not None else self.items()
         if key == "up" and items:
             self.selected = (self.selected - 1) % len(items)
         elif key == "down" and items:
@@ -352,7 +356,9 @@ class Panel:
         """The menu of a running game: the button actions it offers, undo, the main menu."""
 
         def items() -> list[MenuItem]:
-            entries = [MenuItem(a.label, lambda a=a: self._act(a.seat, a.action)) for a in self._panel_actions()]
+            version = self.public["version"]  # what the listed actions were read from
+            entries = [MenuItem(a.label, lambda a=a: self._act(a.seat, a.action, version))
+                       for a in self._panel_actions()]
             entries.append(MenuItem(self._t("Undo last action", "一手戻す"), self._ask_undo))
             entries.append(MenuItem(self._t("Menu…", "メニュー…"), lambda: self._replace(self.main_menu())))
             return entries
@@ -437,9 +443,11 @@ class Panel:
             return
         self.home()
 
-    def _act(self, seat: int, action: dict) -> None:
+    def _act(self, seat: int, action: dict, version: int) -> None:
+        """Act for ``seat`` with an action read at table ``version``: if what that seat may
+        do changed since, the table refuses it as stale rather than doing something else."""
         try:
-            self.table.act(seat, action, self.table.version)
+            self.table.act(seat, action, version)
         except (TableError, ValueError, StorageError) as error:  # IllegalAction is a ValueError
             self.push(InfoPage(self._t("Refused", "できません"), str(error), "error"))
             return
@@ -472,7 +480,10 @@ class Panel:
                     event = self._events.get_nowait()
                 except queue.Empty:
                     break
-            self._repeat_if_due()
+            try:
+                self._repeat_if_due()
+            except Exception:  # as in _handle: a bug must not kill the panel
+                log.exception("the panel failed to repeat a held button")
             if stop:
                 break
             self._draw(force=bool(syncs))
@@ -548,7 +559,12 @@ class Panel:
         except Exception:
             log.exception("the panel could not build its screen; going home")
             self.home()
-            screen = self._pages[-1].screen(self)
+            try:
+                screen = self._pages[-1].screen(self)
+            except Exception:  # the home screen itself fails: say so rather than die
+                log.exception("the panel could not build its home screen either")
+                screen = Screen("info", PRODUCT[self.language],
+                                (word("screen_error", self.language), word("see_log", self.language)))
         changed = screen != self._shown
         display_due = self.display.retry_in() == 0.0
         if not changed and not display_due:

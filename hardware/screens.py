@@ -40,6 +40,8 @@ WORDS = {
     "next": {"en": "Next", "ja": "次"},
     "stopped": {"en": "Companion stopped", "ja": "停止しました"},
     "cannot_save": {"en": "CANNOT SAVE", "ja": "保存できません"},
+    "screen_error": {"en": "Screen error", "ja": "画面エラー"},
+    "see_log": {"en": "(see the log)", "ja": "(ログ参照)"},
     "stopped_hint": {"en": "Safe to unplug.", "ja": "電源を抜けます"},
     "place": {"en": "{place}.", "ja": "{place}位"},
 }

@@ -301,3 +301,27 @@ def test_a_tie_broken_by_turn_order_ranks_the_loser_second(make_panel, table):
     loser = 1 - result["winners"][0]
     lines = make_panel().text_lines()
     assert any(line.startswith(f" 2. Seat {loser + 1}") for line in lines), lines
+
+
+def test_ok_chooses_what_the_glass_shows_even_if_the_list_changed_since():
+    from hardware.panel import MenuItem, MenuPage
+
+    chosen = []
+    listing = [MenuItem("Taro: pig lost", lambda: chosen.append("Taro"))]
+    page = MenuPage("Pig House", lambda: list(listing))
+    page.screen(None)
+    listing.insert(0, MenuItem("Hanako: pig lost", lambda: chosen.append("Hanako")))  # the table moved on
+    page.key(None, "ok")
+    assert chosen == ["Taro"]
+
+
+def test_a_panel_action_read_before_the_table_moved_on_is_refused_as_stale(make_panel, table):
+    table.start_game("pig-house", 2, seed=1)
+    panel = make_panel()
+    read_at = table.version
+    seat = table.view(None)["to_act"][0]
+    action = table.view(seat)["actions"][0]
+    table.act(seat, action, table.version)  # a phone was quicker
+    panel._act(seat, table.view(seat)["actions"][0], read_at)
+    assert panel.settle()
+    assert "changed since" in " ".join(panel.text_lines())

@@ -89,7 +89,7 @@ def test_a_table_that_cannot_save_says_so_on_the_panel(make_panel, table):
     panel = make_panel()
     assert panel.text_lines()[0] == "CANNOT SAVE"
     seat = table.view(None)["to_act"][0]
-    panel._act(seat, table.view(seat)["actions"][0])  # what a button's action does
+    panel._act(seat, table.view(seat)["actions"][0], table.version)  # what a button's action does
     assert panel.settle()
     assert "cannot save" in " ".join(panel.text_lines())
 
@@ -137,3 +137,20 @@ def test_a_display_that_stops_answering_is_closed(make_panel):
     panel.flaky.broken = True
     short_press(panel, "ok")  # opens the menu: a new frame, which the display fails to take
     assert closed == [True], "closed once, without the switch-off commands it cannot receive"
+
+
+def test_a_home_screen_that_cannot_be_drawn_shows_an_error_and_the_panel_lives_on(make_panel, table, monkeypatch):
+    import hardware.panel as panel_module
+
+    table.start_game("swap5", 2, seed=1)
+    panel = make_panel()
+
+    def broken(*args, **kwargs):
+        raise KeyError("a status screen bug")
+
+    monkeypatch.setattr(panel_module, "status_screen", broken)
+    short_press(panel, "down")
+    assert panel.text_lines()[1:] == ["Screen error", "(see the log)"]
+    monkeypatch.undo()
+    short_press(panel, "down")  # the thread still answers the buttons
+    assert panel.text_lines()[0] == "SWAP 5"
