@@ -68,6 +68,15 @@ _NAMES = {s["id"]: (s["en"], s["ja"]) for s in SPECIES}
 # --------------------------------------------------------------------------- damage
 
 
+def herd_winners(herds: list[int]) -> tuple[list[int], bool]:
+    """Who wins with these final herds, and whether the lions do: the highest herd wins and
+    ties share the win; when every herd is at 0 or below the lions win and no player does."""
+    best = max(herds)
+    if best <= 0:
+        return [], True
+    return [seat for seat, herd in enumerate(herds) if herd == best], False
+
+
 def damage(field: list, side: str, taken: int, gazelles: int) -> int:
     """The herd a player loses at the end of a round (RULINGS 1, "Damage").
 
@@ -279,9 +288,7 @@ class LionSquare(Game):
     def _end_game(self, state: dict) -> None:
         herds = state["herds"]
         scores = {str(seat): herd for seat, herd in enumerate(herds)}
-        best = max(herds)
-        lions_win = best <= 0
-        winners = [] if lions_win else [seat for seat, herd in enumerate(herds) if herd == best]
+        winners, lions_win = herd_winners(herds)
         state["step"] = "over"
         state["turn"] = None
         if lions_win:
@@ -292,6 +299,7 @@ class LionSquare(Game):
             )
         else:
             who = " & ".join(seat_ref(s) for s in winners)
+            best = herds[winners[0]]
             verb = "wins" if len(winners) == 1 else "share the win"
             self.log(
                 state, f"Game over: {who} {verb} with a herd of {best}", f"ゲーム終了：{who}の勝ち（群れ{best}頭）"

@@ -33,14 +33,8 @@ from collections import Counter
 from typing import Any
 
 from .base import Game, seat_ref
-from .lion_square import CARNIVORE_COUNT, GAZELLE_COUNT, SPECIES, damage
+from .lion_square import CARNIVORE_COUNT, GAZELLE_COUNT, HERD_START, ROUNDS, SPECIES, damage, herd_winners
 from .rng import Rng
-
-START_HERD = 20
-"""The book: every herd card starts at 20."""
-
-ROUNDS = 3
-"""The book: the game ends after three rounds at the latest."""
 
 LINES = 3
 """Lines running away from each player across the 3 × 3 square."""
@@ -208,11 +202,10 @@ class LionSquareLedger(Game):
         """The highest herd wins and ties share the win; when every herd is at 0 or below,
         the lions win and nobody does (the book's last paragraph)."""
         players = state["players"]
-        lions_won = all(herd <= 0 for herd in herds)
-        winners = [] if lions_won else [s for s in range(players) if herds[s] == max(herds)]
+        winners, lions_win = herd_winners(herds)
         state["step"] = "over"
         shown = ", ".join(f"{seat_ref(s)} {herds[s]}" for s in range(players))
-        if lions_won:
+        if lions_win:
             self.log(state, f"Every herd is gone: the lions win ({shown})", f"すべての群れが0以下: ライオンの勝ち ({shown})")
         else:
             en = " and ".join(seat_ref(s) for s in winners)
@@ -225,7 +218,7 @@ class LionSquareLedger(Game):
                 "scores": {str(s): herds[s] for s in range(players)},
                 "herds": herds,
                 "losses": state["losses"],
-                "lions_won": lions_won,
+                "lions_win": lions_win,
                 "reason": reason,
             },
         )
@@ -275,7 +268,7 @@ class LionSquareLedger(Game):
             "step": state["step"],
             "round": state["round"],
             "rounds": ROUNDS,
-            "start_herd": START_HERD,
+            "start_herd": HERD_START,
             "entered": entered,
             "waiting": [s for s in range(players) if not entered[s]] if state["step"] == "entering" else [],
             "limits": {
@@ -286,7 +279,7 @@ class LionSquareLedger(Game):
             },
             "herds": result["herds"] if result else None,
             "losses": result["losses"] if result else None,
-            "lions_won": result["lions_won"] if result else None,
+            "lions_win": result["lions_win"] if result else None,
         }
 
     def _private_view(self, state: dict, seat: int) -> dict:
@@ -360,7 +353,7 @@ def _nearest_choices(nearest: list[int | None], line: int) -> list[int]:
 
 
 def _herd(state: dict, seat: int) -> int:
-    return START_HERD - sum(state["losses"][seat])
+    return HERD_START - sum(state["losses"][seat])
 
 
 def _bad_whole_number(name: str, value: Any, low: int, high: int, what: str) -> str | None:

@@ -318,16 +318,16 @@ class MeowOracle(Game):
         players = state["players"]
         points = [score_area(_grid(state["up"][seat])) for seat in range(players)]
         totals = [p["total"] for p in points]
-        round_wins = _round_wins(totals)
+        won = round_wins(totals)
         for seat in range(players):
-            state["wins"][seat] += round_wins[seat]
+            state["wins"][seat] += won[seat]
             p = points[seat]
             self.log(
                 state,
                 f"Round {state['round']}: {seat_ref(seat)} scores {p['total']} "
-                f"(run {p['run']}, lines {p['lines']}) and takes {round_wins[seat]} win(s)",
+                f"(run {p['run']}, lines {p['lines']}) and takes {won[seat]} win(s)",
                 f"第{state['round']}ラウンド: {seat_ref(seat)}は{p['total']}点"
-                f"（並び{p['run']}点、ライン{p['lines']}点）で{round_wins[seat]}勝",
+                f"（並び{p['run']}点、ライン{p['lines']}点）で{won[seat]}勝",
             )
         state["history"].append(
             {
@@ -335,13 +335,13 @@ class MeowOracle(Game):
                 "start": state["start"],
                 "areas": [list(area) for area in state["up"]],
                 "points": points,
-                "wins": round_wins,
+                "wins": won,
             }
         )
         if state["round"] == ROUNDS:
             self._end_game(state, totals)
             return
-        start = _next_start_player(totals, state["start"])
+        start = next_start_player(totals, state["start"])
         self._start_round(state, rng, state["round"] + 1, start)
         self.log(
             state,
@@ -351,7 +351,7 @@ class MeowOracle(Game):
 
     def _end_game(self, state: dict, last_totals: list[int]) -> None:
         wins = state["wins"]
-        winners = _game_winners(wins, last_totals)
+        winners = game_winners(wins, last_totals)
         names = ", ".join(seat_ref(seat) for seat in winners)
         most = wins[winners[0]]
         self.log(state, f"Game over: {names} won with {most} wins", f"ゲーム終了: 勝者は{names}（{most}勝）")
@@ -542,7 +542,7 @@ def _area_view(down: list, up: list) -> list[list]:
     return [[cell_view(row * 3 + column) for column in range(3)] for row in range(3)]
 
 
-def _round_wins(totals: list[int]) -> list[int]:
+def round_wins(totals: list[int]) -> list[int]:
     """Each seat's wins for a round: one per neighbour (left and right; with 2 players the
     single opponent, compared once) whose total it beats or ties."""
     players = len(totals)
@@ -552,13 +552,13 @@ def _round_wins(totals: list[int]) -> list[int]:
     ]
 
 
-def _game_winners(wins: list[int], last_totals: list[int]) -> list[int]:
+def game_winners(wins: list[int], last_totals: list[int]) -> list[int]:
     """Most wins; a tie goes to the higher total of the last round; still tied, all share the win."""
     best = max(zip(wins, last_totals))
     return [seat for seat in range(len(wins)) if (wins[seat], last_totals[seat]) == best]
 
 
-def _next_start_player(totals: list[int], start: int) -> int:
+def next_start_player(totals: list[int], start: int) -> int:
     """The lowest total starts; among tied players, the first met going clockwise from the
     current start player's left neighbour, the current start player coming last."""
     players = len(totals)

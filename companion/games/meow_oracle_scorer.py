@@ -29,8 +29,7 @@ from . import meow_oracle
 from .base import Game, seat_ref
 from .rng import Rng
 
-ROUNDS = 2
-"""The book: "このゲームは、2ラウンドを行って、勝者が決まります"."""
+ROUNDS = meow_oracle.ROUNDS
 
 CARDS = tuple(
     [(colour, n) for colour in meow_oracle.COLOURS for n in range(meow_oracle.HIGHEST + 1)]
@@ -167,7 +166,7 @@ class MeowOracleScorer(Game):
             else:
                 scored.append(meow_oracle.score_area(state["areas"][seat]))
         totals = [s["total"] for s in scored]
-        wins = [_wins_against_neighbours(totals, seat) for seat in range(players)]
+        wins = meow_oracle.round_wins(totals)
         number = state["round"]
         record = {
             "round": number,
@@ -176,7 +175,7 @@ class MeowOracleScorer(Game):
             "lines": [s["lines"] for s in scored],
             "totals": totals,
             "wins": wins,
-            "next_start_player": _next_start_player(totals, state["start_player"]) if number < ROUNDS else None,
+            "next_start_player": meow_oracle.next_start_player(totals, state["start_player"]) if number < ROUNDS else None,
         }
         state["rounds"].append(record)
         summary = ", ".join(f"{seat_ref(s)} {totals[s]}" for s in range(players))
@@ -318,23 +317,6 @@ def _has_entered(state: dict, seat: int) -> bool:
     if state["typed"][seat] is not None:
         return True
     return all(card is not None for row in state["areas"][seat] for card in row)
-
-
-def _wins_against_neighbours(totals: list[int], seat: int) -> int:
-    """One win for each neighbour this seat beats or ties (RULINGS §2, the book: 同点の場合、
-    ともに1勝). With two players both neighbours are the one opponent, who counts once."""
-    players = len(totals)
-    neighbours = {(seat + 1) % players, (seat - 1) % players}
-    return sum(1 for other in neighbours if totals[seat] >= totals[other])
-
-
-def _next_start_player(totals: list[int], start_player: int) -> int:
-    """The lowest total starts the next round; among tied seats, the first one met going
-    clockwise from the current start player's left neighbour (the start player comes last)."""
-    players = len(totals)
-    order = [(start_player + 1 + step) % players for step in range(players)]
-    lowest = min(totals)
-    return next(seat for seat in order if totals[seat] == lowest)
 
 
 def _total_wins(state: dict) -> list[int]:

@@ -187,7 +187,7 @@ def test_the_game_ends_after_round_three_and_the_highest_herd_wins():
     assert result["herds"] == [8, 9, 2]
     assert result["winners"] == [1]
     assert result["scores"] == {"0": 8, "1": 9, "2": 2}
-    assert result["lions_won"] is False
+    assert result["lions_win"] is False
     assert result["reason"] == "last-round"
     assert public(state)["herds"] == [8, 9, 2]
     assert public(state)["losses"] == [[4, 4, 4], [5, 5, 1], [6, 6, 6]]
@@ -210,8 +210,8 @@ def test_the_lions_win_when_every_herd_is_gone():
     result = GAME.result(state)
     assert result["herds"] == [0, -2, -1]
     assert result["winners"] == []
-    assert result["lions_won"] is True
-    assert public(state)["lions_won"] is True
+    assert result["lions_win"] is True
+    assert public(state)["lions_win"] is True
     assert GAME.view(state, 2)["log"][-1]["text"]["en"].startswith("Every herd is gone: the lions win")
 
 

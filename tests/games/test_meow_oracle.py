@@ -16,9 +16,9 @@ from companion.games.meow_oracle import (
     CARD_JA,
     DECK,
     GAME,
-    _game_winners,
-    _next_start_player,
-    _round_wins,
+    game_winners,
+    next_start_player,
+    round_wins,
     score_area,
 )
 
@@ -470,7 +470,7 @@ def test_the_round_ends_when_every_area_holds_nine_face_up_cards(players, turns)
     assert all(all(area) for area in record["areas"])
     points = [score_area(faces(area)) for area in record["areas"]]
     assert record["points"] == points  # round points are score_area's
-    assert record["wins"] == state["wins"] == _round_wins([p["total"] for p in points])
+    assert record["wins"] == state["wins"] == round_wins([p["total"] for p in points])
 
 
 def test_round_end_scores_gives_wins_and_deals_round_two_with_the_lowest_total_starting():
@@ -513,7 +513,7 @@ def test_round_two_start_tie_goes_clockwise_from_the_start_players_left():
     ],
 )
 def test_next_start_player(totals, start, expected):
-    assert _next_start_player(totals, start) == expected
+    assert next_start_player(totals, start) == expected
 
 
 @pytest.mark.parametrize(
@@ -527,7 +527,7 @@ def test_next_start_player(totals, start, expected):
     ],
 )
 def test_wins_against_each_neighbour_beaten_or_tied(totals, wins):
-    assert _round_wins(totals) == wins
+    assert round_wins(totals) == wins
 
 
 @pytest.mark.parametrize(
@@ -540,7 +540,7 @@ def test_wins_against_each_neighbour_beaten_or_tied(totals, wins):
     ],
 )
 def test_game_winners(wins, last_totals, winners):
-    assert _game_winners(wins, last_totals) == winners
+    assert game_winners(wins, last_totals) == winners
 
 
 def round_two(players, seed):

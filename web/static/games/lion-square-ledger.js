@@ -112,7 +112,7 @@ function reveal(ctx) {
   const rounds = Math.max(...p.losses.map((losses) => losses.length));
   return el("section", { class: "tr-reveal", "data-testid": "reveal" },
     el("h2", {}, t("lion-square-ledger.reveal")),
-    p.lions_won ? el("p", { class: "tr-big tr-lions" }, t("lion-square-ledger.lions_win")) : null,
+    p.lions_win ? el("p", { class: "tr-big tr-lions" }, t("lion-square-ledger.lions_win")) : null,
     el("table", { class: "tr-table" },
       el("thead", {}, el("tr", {}, el("th", {}, t("tracker.player")),
         [...Array(rounds).keys()].map((r) => el("th", {}, t("lion-square-ledger.round_n", { round: r + 1 }))),
