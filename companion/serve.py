@@ -34,18 +34,18 @@ STOP_SECONDS = 4.0
 """How long stopping waits for requests in progress (systemd allows 15 s; we promise 5)."""
 
 
-def build_app(table: Table, config: Config, panel: object | None = None) -> Flask:
+def build_app(table: Table, config: Config, url: str, panel: object | None = None) -> Flask:
     """The web app for ``table``: the one place that decides what the web is given."""
     from web import create_app  # the core never imports the web at module level
 
-    return create_app(table, panel=panel, language=config.language, public_url=public_url(config.host, config.port))
+    return create_app(table, panel=panel, language=config.language, public_url=url)
 
 
-def build_panel(table: Table, config: Config):
+def build_panel(table: Table, config: Config, url: str, address: str):
     """The OLED panel and its buttons (emulated away from a Pi), not started yet."""
     from hardware import create_panel  # the core never imports the hardware at module level
 
-    return create_panel(config, table, public_url=public_url(config.host, config.port), lan_address=lan_address())
+    return create_panel(config, table, public_url=url, lan_address=address)
 
 
 def lan_address() -> str:
@@ -62,10 +62,10 @@ def lan_address() -> str:
             return "127.0.0.1"
 
 
-def public_url(host: str, port: int) -> str:
-    """The address to print and to put in the join QR code: the LAN address when the
-    server listens on every interface, else the address it listens on."""
-    address = lan_address() if host in ("0.0.0.0", "::", "") else host
+def public_url(host: str, port: int, lan: str) -> str:
+    """The address to print and to put in the join QR code: the LAN address ``lan`` when
+    the server listens on every interface, else the address it listens on."""
+    address = lan if host in ("0.0.0.0", "::", "") else host
     if ":" in address:
         address = f"[{address}]"
     return f"http://{address}/" if port == 80 else f"http://{address}:{port}/"
@@ -141,10 +141,11 @@ def serve(config: Config) -> int:
         log.error("%s: the table is shown as last saved and every change is refused", table.problem)
     panel = heartbeat = None
     try:
-        panel = build_panel(table, config)
-        app = build_app(table, config, panel)
+        address = lan_address()
+        url = public_url(config.host, config.port, address)
+        panel = build_panel(table, config, url, address)
+        app = build_app(table, config, url, panel)
         server = Server(app, config.host, config.port)
-        url = public_url(config.host, server.port)
         for signum in (signal.SIGTERM, signal.SIGINT):
             signal.signal(signum, lambda number, frame: _stop(server, number))
         log.info("data directory: %s (table version %d)", config.data_dir, table.version)

@@ -18,6 +18,7 @@ view of version 12 knows for sure whether it is current.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import hmac
 import logging
@@ -105,8 +106,9 @@ class Table:
         self._changed = threading.Condition(self._lock)
         self._listeners: list[Callable[[int], None]] = []
         self.offered_games = tuple(offered_games) if offered_games is not None else tuple(games.ids())
-        for game_id in self.offered_games:
-            games.get(game_id)  # unknown ids fail here, at start, not when someone picks one
+        # Unknown ids fail here, at start, not when someone picks one; the descriptions never
+        # change, so they are made once (public() is called on every page and heartbeat).
+        self._offered = [_describe(games.get(game_id)) for game_id in self.offered_games]
         self._store = Store(data_dir)
         self._restore()
 
@@ -179,11 +181,7 @@ class Table:
                 "version": self._version,
                 "join_code": self._join_code,
                 "problem": self.problem,
-                "offered_games": [
-                    {"id": g, "title": games.get(g).title, "min_players": games.get(g).min_players,
-                     "max_players": games.get(g).max_players, "player_counts": list(games.get(g).player_counts), "options": games.get(g).describe_options()}
-                    for g in self.offered_games
-                ],
+                "offered_games": copy.deepcopy(self._offered),
                 "host": {"exists": self.has_host, "seat": self._host_seat},
                 "game": None,
                 "seats": [{"seat": s, "name": n, "taken": n is not None} for s, n in enumerate(names)],
@@ -496,6 +494,18 @@ class Table:
             "abandoned": record.abandoned,
             "result": record.result,
         }
+
+
+def _describe(game: Game) -> dict:
+    """A game as the start forms need it."""
+    return {
+        "id": game.id,
+        "title": game.title,
+        "min_players": game.min_players,
+        "max_players": game.max_players,
+        "player_counts": list(game.player_counts),
+        "options": game.describe_options(),
+    }
 
 
 def _fingerprints(game: Game, state: dict) -> dict[int, str]:
