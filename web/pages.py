@@ -47,6 +47,7 @@ def texts(lang: str) -> dict[str, str]:
     return json.loads((_I18N / f"{lang}.json").read_text(encoding="utf-8"))
 
 
+@lru_cache(maxsize=1)
 def renderers() -> list[str]:
     """The game ids that have their own renderer in ``static/games`` (others get the generic one)."""
     return sorted(p.stem for p in _GAME_RENDERERS.glob("*.js") if p.stem != "generic")
@@ -78,6 +79,7 @@ def join_url() -> str:
     return f"{_base_url()}/J/{_companion().table.join_code}".upper()
 
 
+@lru_cache(maxsize=64)  # the join code's QR is on most pages; drawing one costs milliseconds on a Pi
 def qr_svg(url: str, label: str) -> Markup:
     """``url`` as an inline SVG QR code (segno writes only path data: nothing to escape)."""
     svg = segno.make(url, error="m").svg_inline(scale=5, border=2, dark="#000", light="#fff",
