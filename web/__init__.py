@@ -70,7 +70,6 @@ def create_app(
     """
     app = Flask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
-    app.config["JSON_SORT_KEYS"] = False
     app.json.ensure_ascii = False  # Japanese names travel as UTF-8, not \\u escapes
     app.json.sort_keys = False
     events = EventHub(table, keepalive_seconds=keepalive_seconds, stream_seconds=stream_seconds)

@@ -35,7 +35,6 @@ class EventHub:
     def __init__(self, table: Table, *, keepalive_seconds: float, stream_seconds: float):
         self.keepalive_seconds = keepalive_seconds
         self.stream_seconds = stream_seconds
-        self._table = table
         self._changed = threading.Condition()
         self._version = table.version
         self._stopping = False

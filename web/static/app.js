@@ -147,7 +147,6 @@ export function follow(refresh) {
     if (source) source.close();
     source = new EventSource("/api/events");
     source.addEventListener("message", run);
-    source.addEventListener("version", run);
     // EventSource retries by itself after a network error; nothing to do here.
   }
 
@@ -169,15 +168,6 @@ export function follow(refresh) {
 /** Buzz the phone (where the browser allows it) to say it has become this player's turn. */
 export function buzz() {
   if (navigator.vibrate) navigator.vibrate([120, 60, 120]);
-}
-
-/** The language switch links: the same page with ?lang=xx (the server keeps it in a cookie). */
-export function languageSwitch() {
-  const other = lang === "ja" ? "en" : "ja";
-  const url = new URL(window.location.href);
-  url.searchParams.set("lang", other);
-  return el("a", { href: url.pathname + url.search, class: "lang-switch", lang: other, hreflang: other },
-    other === "ja" ? "日本語" : "English");
 }
 
 /** Data the server put in the page (seat, join URL, ...). */
