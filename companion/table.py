@@ -234,15 +234,11 @@ class Table:
             seed = secrets.randbelow(2**31)
         state = game.setup(players, seed, options)  # ValueError says what is wrong with the request
         fingerprints = _fingerprints(game, state)
-        host_token = None
         with self._lock:
-            if claim_host:
-                if self.has_host:
-                    raise Forbidden("this table already has a host: ask them, or ask them to hand hosting over")
-                host_token = _new_token()
+            host_token, host_hash = self._new_host_token() if claim_host else (None, None)
             with self._change():
-                if host_token:
-                    self._store.set_meta("host_token_hash", hash_token(host_token))
+                if host_hash:
+                    self._store.set_meta("host_token_hash", host_hash)
                 if self._current and not self._current.game.is_over(self._current.state):
                     self._store.end_game(self._current.record.id, None, abandoned=True)
                 record_id = self._store.add_game(game_id, players, seed, state["options"])
@@ -253,8 +249,8 @@ class Table:
             self._seats = {s: seat for s, seat in self._seats.items() if s < players}
             if self._host_seat is not None and self._host_seat >= players:
                 self._host_seat = None
-            if host_token:
-                self._host_hash = hash_token(host_token)
+            if host_hash:
+                self._host_hash = host_hash
             self._current = _Current(self._store.game(record_id), game, state, 0)
             self._note_changes(self._current, fingerprints, everyone_changed=True)
         self._notify()
@@ -263,14 +259,19 @@ class Table:
     def claim_host(self) -> str:
         """Make the caller the host of a table that has none; returns the host token."""
         with self._lock:
-            if self.has_host:
-                raise Forbidden("this table already has a host: ask them, or ask them to hand hosting over")
-            token = _new_token()
+            token, token_hash = self._new_host_token()
             with self._change():
-                self._store.set_meta("host_token_hash", hash_token(token))
-            self._host_hash = hash_token(token)
+                self._store.set_meta("host_token_hash", token_hash)
+            self._host_hash = token_hash
         self._notify()
         return token
+
+    def _new_host_token(self) -> tuple[str, str]:
+        """A host token and its hash for a table that has no host (the lock is held)."""
+        if self.has_host:
+            raise Forbidden("this table already has a host: ask them, or ask them to hand hosting over")
+        token = _new_token()
+        return token, hash_token(token)
 
     def hand_over_host(self, seat: int) -> None:
         """Give host rights to the phone on ``seat``; the old host token stops working."""

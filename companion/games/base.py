@@ -256,7 +256,7 @@ class Game:
             "options": state["options"],
             "to_act": self.to_act(state),
             "over": state["result"] is not None,
-            "result": self._public_result(state),
+            "result": state["result"],
             "log": self._log_for(state, seat),
             "public": self._public_view(state),
             "private": None if seat is None else self._private_view(state, seat),
@@ -362,10 +362,6 @@ class Game:
             return f"a {kind!r} action takes only one of {names} (its fields: {described})"
         names = " or ".join(repr(name) for name in _choices(wrong))
         return f"a {kind!r} action needs the field {names} (its fields: {described})"
-
-    def _public_result(self, state: dict) -> dict | None:
-        """The result as everyone may see it (engines may hide parts; rarely needed)."""
-        return state["result"]
 
     def _copy(self, state: dict) -> dict:
         """A deep copy. Engines with hot playout paths override it with a cheaper one."""

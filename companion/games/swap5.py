@@ -19,7 +19,6 @@ without touching this file. The default fair layout lives there too.
 
 from __future__ import annotations
 
-import copy
 import functools
 import json
 import operator
@@ -679,7 +678,7 @@ class Swap5(Game):
                 "trigger": state["final_lap"]["trigger"],
                 "remaining": list(state["final_lap"]["remaining"]),
             },
-            "last_move": copy.deepcopy(state["last_move"]),  # a view never aliases the state
+            "last_move": state["last_move"],  # Game.view copies the whole view
         }
 
     def _private_view(self, state: dict, seat: int) -> dict:
