@@ -120,12 +120,8 @@ def _table() -> Table:
     return current_app.extensions["companion"].table
 
 
-def _base_url() -> str:
-    return current_app.extensions["companion"].public_url or request.host_url
-
-
 def _join_url(table: Table) -> str:
-    return _base_url().rstrip("/") + "/J/" + table.join_code
+    return auth.base_url() + "/J/" + table.join_code
 
 
 @blueprint.before_request
@@ -245,7 +241,7 @@ def start_game():
     if host_token is None:
         return info
     info["host_token"] = host_token
-    info["rejoin_url"] = auth.rejoin_url(_base_url(), host_token)
+    info["rejoin_url"] = auth.rejoin_url(auth.base_url(), host_token)
     response = jsonify(info)
     auth.set_token_cookie(response, "host", host_token)
     return response
@@ -257,7 +253,7 @@ def join(seat: int):
     table = _table()
     body = _body(required=("name",))
     token = table.join(seat, body["name"])
-    response = jsonify({"seat": seat, "token": token, "rejoin_url": auth.rejoin_url(_base_url(), token)})
+    response = jsonify({"seat": seat, "token": token, "rejoin_url": auth.rejoin_url(auth.base_url(), token)})
     auth.set_token_cookie(response, "seat", token)
     return response
 
@@ -305,7 +301,7 @@ def claim_host():
     table = _table()
     _body()
     token = table.claim_host()
-    response = jsonify({"host_token": token, "rejoin_url": auth.rejoin_url(_base_url(), token)})
+    response = jsonify({"host_token": token, "rejoin_url": auth.rejoin_url(auth.base_url(), token)})
     auth.set_token_cookie(response, "host", token)
     return response
 
@@ -330,7 +326,7 @@ def me():
         "seat": seat,
         "host": auth.is_host(table, request),
         "name": None if seat is None else table.names()[seat],
-        "rejoin_url": None if held is None else auth.rejoin_url(_base_url(), held[1]),
+        "rejoin_url": None if held is None else auth.rejoin_url(auth.base_url(), held[1]),
     }
 
 
@@ -348,7 +344,7 @@ def rejoin_qr():
     held = auth.own_token(table, request)
     if held is None:
         raise NEED_TOKEN if not auth.candidate_tokens(request) else TOKEN_DEAD
-    return _svg(auth.rejoin_url(_base_url(), held[1]))
+    return _svg(auth.rejoin_url(auth.base_url(), held[1]))
 
 
 @blueprint.get("/events")

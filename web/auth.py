@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from flask import Request, Response, redirect
+from flask import Request, Response, current_app, redirect, request
 
 from companion.table import Table
 
@@ -95,6 +95,12 @@ def set_token_cookie(response: Response, kind: str, token: str) -> None:
     """Give the browser its ``kind`` ("seat" or "host") token as an HttpOnly cookie."""
     name = SEAT_COOKIE if kind == "seat" else HOST_COOKIE
     response.set_cookie(name, token, max_age=COOKIE_MAX_AGE, path="/", httponly=True, samesite="Lax", secure=False)
+
+
+def base_url() -> str:
+    """This server's address as phones reach it, without a trailing slash: the public URL
+    ``companion serve`` worked out (the LAN address), else the address the request came to."""
+    return (current_app.extensions["companion"].public_url or request.host_url).rstrip("/")
 
 
 def rejoin_url(base_url: str, token: str) -> str:

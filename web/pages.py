@@ -69,14 +69,10 @@ def choose_language() -> str:
     return request.accept_languages.best_match(LANGUAGES) or "en"
 
 
-def _base_url() -> str:
-    return (_companion().public_url or request.host_url).rstrip("/")
-
-
 def join_url() -> str:
     """The address the join QR code carries: upper case (``HTTP://HOST:PORT/J/CODE``), so
     the QR code can use its compact alphanumeric mode and stays small."""
-    return f"{_base_url()}/J/{_companion().table.join_code}".upper()
+    return f"{auth.base_url()}/J/{_companion().table.join_code}".upper()
 
 
 @lru_cache(maxsize=64)  # the join code's QR is on most pages; drawing one costs milliseconds on a Pi
@@ -92,7 +88,7 @@ def _rejoin() -> dict:
     own = auth.own_token(_companion().table, request)
     if own is None:
         return {"rejoin_url": None, "rejoin_qr": None}
-    url = auth.rejoin_url(_base_url(), own[1])
+    url = auth.rejoin_url(auth.base_url(), own[1])
     return {"rejoin_url": url, "rejoin_qr": qr_svg(url, texts(choose_language())["rejoin.title"])}
 
 
