@@ -38,7 +38,7 @@ from .actions import OFFERED, offered_actions
 from .buttons import ButtonEvent, Buttons
 from .display import Display
 from .fonts import wrap
-from .screens import PRODUCT, Screen, render, status_screen, text_lines, word
+from .screens import PRODUCT, Screen, render, seat_names, status_screen, text_lines, word
 
 log = logging.getLogger(__name__)
 
@@ -377,8 +377,7 @@ class Panel:
         game = self.public["game"]
         if not view or game["over"]:
             return []
-        names = [seat["name"] or f"Seat {seat['seat'] + 1}" for seat in self.public["seats"]]
-        names += [f"Seat {n + 1}" for n in range(len(names), game["players"])]
+        names = seat_names(self.public)
         # A seat's legal actions: read only for the trackers listed in hardware/actions.py,
         # whose actions reveal nothing secret; they are never drawn for any other game.
         if game["id"] not in OFFERED:

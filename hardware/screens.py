@@ -275,9 +275,7 @@ def status_screen(public_info: dict, language: str, scroll: int = 0) -> Screen:
     """The in-game status screen of whatever game is on the table (from public data only)."""
     game = public_info["game"]
     view = public_info["view"]
-    names = seat_names(public_info)
-    while len(names) < game["players"]:
-        names.append(f"Seat {len(names) + 1}")
+    names = seat_names(public_info)  # the table lists every seat of the game, free ones too
     info = StatusInput(game["id"], game["title"][language], names, view, language)
     if view["over"]:
         lines = _ranking_lines(info)
