@@ -99,6 +99,14 @@ class Option:
         }
 
 
+def whole_number_problem(name: str, value: Any, low: int, high: int, what: str) -> str | None:
+    """Why a field's ``value`` is not a whole number in ``low..high`` (in words for
+    ``_explain``), or None when it is. ``true`` and ``3.0`` are not whole numbers here."""
+    if type(value) is not int or not low <= value <= high:
+        return f"{name!r} must be {what}: a whole number from {low} to {high}, not {value!r}"
+    return None
+
+
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 

@@ -30,9 +30,8 @@ What the UI needs is documented in ``docs/trackers.md``.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
 
-from .base import Game, seat_ref
+from .base import Game, seat_ref, whole_number_problem
 from .lion_square import CARNIVORE_COUNT, GAZELLE_COUNT, HERD_START, ROUNDS, SPECIES, damage, herd_winners
 from .rng import Rng
 
@@ -233,20 +232,20 @@ class LionSquareLedger(Game):
             return f"{kind!r} is not possible now: {_STEP_NOW[step]} (allowed now: {', '.join(allowed)})"
         entry = state["entries"][seat]
         if kind == "loss":
-            return _bad_whole_number("loss", action["loss"], 0, MAX_LOSS, "the herd you lose") or "not a loss"
+            return whole_number_problem("loss", action["loss"], 0, MAX_LOSS, "the herd you lose") or "not a loss"
         if kind == "clear-loss":
             return "you have not typed a loss, so there is none to clear"
         if entry["typed"] is not None:
             return f"you typed a loss of {entry['typed']}: clear it first ('clear-loss') to use the helper instead"
         if kind == "taken":
-            return _bad_whole_number(
+            return whole_number_problem(
                 "count", action["count"], 0, MAX_TAKEN, "the face-down cards you took (one card always stays on the field)"
             ) or "not a count"
         if kind == "gazelles":
-            return _bad_whole_number(
+            return whole_number_problem(
                 "count", action["count"], 0, GAZELLE_COUNT, f"the gazelles in your hand (there are {GAZELLE_COUNT})"
             ) or "not a count"
-        problem = _bad_whole_number("line", action["line"], 0, LINES - 1, "a line (0 left, 1 middle, 2 right)")
+        problem = whole_number_problem("line", action["line"], 0, LINES - 1, "a line (0 left, 1 middle, 2 right)")
         if problem:
             return problem
         number = action["n"]
@@ -354,13 +353,6 @@ def _nearest_choices(nearest: list[int | None], line: int) -> list[int]:
 
 def _herd(state: dict, seat: int) -> int:
     return HERD_START - sum(state["losses"][seat])
-
-
-def _bad_whole_number(name: str, value: Any, low: int, high: int, what: str) -> str | None:
-    """Why ``value`` is not a whole number in ``low..high``, or None when it is."""
-    if type(value) is not int or not low <= value <= high:
-        return f"{name!r} must be {what}: a whole number from {low} to {high}, not {value!r}"
-    return None
 
 
 GAME = LionSquareLedger()

@@ -26,7 +26,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import meow_oracle
-from .base import Game, seat_ref
+from .base import Game, seat_ref, whole_number_problem
 from .rng import Rng
 
 ROUNDS = meow_oracle.ROUNDS
@@ -237,16 +237,16 @@ class MeowOracleScorer(Game):
         typed = state["typed"][seat]
         area = state["areas"][seat]
         if kind == "start-player":
-            return _bad_whole_number("seat", action["seat"], 0, state["players"] - 1, "a seat number") or "no such seat"
+            return whole_number_problem("seat", action["seat"], 0, state["players"] - 1, "a seat number") or "no such seat"
         if kind == "total":
-            return _bad_whole_number("total", action["total"], 0, MAX_TOTAL, "a round total") or "not a total"
+            return whole_number_problem("total", action["total"], 0, MAX_TOTAL, "a round total") or "not a total"
         if kind == "clear-total":
             return "you have not typed a total, so there is none to clear"
         if typed is not None:
             return f"you typed a total of {typed}: clear it first ('clear-total') to enter your cards instead"
         if kind == "clear":
-            problem = _bad_whole_number("row", action["row"], 0, 2, "a row (0 top to 2 bottom)")
-            problem = problem or _bad_whole_number("col", action["col"], 0, 2, "a column (0 left to 2 right)")
+            problem = whole_number_problem("row", action["row"], 0, 2, "a row (0 top to 2 bottom)")
+            problem = problem or whole_number_problem("col", action["col"], 0, 2, "a column (0 left to 2 right)")
             return problem or f"there is no card to clear at row {action['row'] + 1}, column {action['col'] + 1}"
         if _next_cell(area) is None:
             return "all 9 cells of your area are filled: clear a cell first to change a card"
@@ -321,13 +321,6 @@ def _has_entered(state: dict, seat: int) -> bool:
 
 def _total_wins(state: dict) -> list[int]:
     return [sum(record["wins"][s] for record in state["rounds"]) for s in range(state["players"])]
-
-
-def _bad_whole_number(name: str, value: Any, low: int, high: int, what: str) -> str | None:
-    """Why ``value`` is not a whole number in ``low..high``, or None when it is."""
-    if type(value) is not int or not low <= value <= high:
-        return f"{name!r} must be {what}: a whole number from {low} to {high}, not {value!r}"
-    return None
 
 
 def _card_problem(state: dict, colour: Any, number: Any) -> str:
