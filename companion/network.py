@@ -389,11 +389,11 @@ class Supervisor:
         self.join_seconds = join_seconds
         self.look_again_seconds = look_again_seconds
         self.poll_seconds = poll_seconds
-        self.mode = Mode.WAITING
         self._deadline = clock() + join_seconds  # WAITING: when the access point goes up
         self._look_again = 0.0  # ACCESS_POINT: when to step aside if no phone is on it
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._become(Mode.WAITING)  # until the first look says otherwise
 
     # ------------------------------------------------------------------ one step
 
