@@ -48,6 +48,9 @@ FAKE_NMCLI = textwrap.dedent('''\
         if state["device"]:
             print(":".join([state["device"], "wifi", state["state"], escape(state["connection"])]))
         print("lo:loopback:connected (externally):lo")
+    elif args == ["-t", "-f", "PERMISSION,VALUE", "general", "permissions"]:
+        for permission, value in state.get("permissions", {}).items():
+            print(permission + ":" + value)
     elif args[:3] == ["-t", "-f", "IP4.ADDRESS"]:
         if state["state"] == "connected":
             address = "10.42.0.1/24" if state["connection"] in state["profiles"] else "192.168.1.20/24"

@@ -224,3 +224,39 @@ def test_config_check_summarises_the_network(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "network: hotspot always, SSID Tabletop-XXXX (from the machine id), password set, band bg, channel 6" in out
     assert "0123456789" not in out
+
+
+# ------------------------------------------------------------------------------ the doctor
+
+ALL_GRANTED = {"org.freedesktop.NetworkManager.settings.modify.system": "yes",
+               "org.freedesktop.NetworkManager.network-control": "yes",
+               "org.freedesktop.NetworkManager.wifi.share.protected": "yes",
+               "org.freedesktop.NetworkManager.enable-disable-wifi": "no"}
+
+
+def doctor_lines(tmp_path) -> list[str]:
+    from hardware.doctor import Report, _check_network
+
+    lines: list[str] = []
+    _check_network(Report(lines.append), load_config(overrides={"data_dir": str(tmp_path)}))
+    return lines
+
+
+def test_the_doctor_reports_the_network(fake_network, tmp_path):
+    fake_network.write(state="connected", connection="Home:Net", permissions=ALL_GRANTED)
+    assert doctor_lines(tmp_path) == ["OK    network: wlan0 on 'Home:Net'; own Wi-Fi (auto) allowed, 192.168.1.20"]
+
+
+def test_the_doctor_names_the_networkmanager_rights_that_are_missing(fake_network, tmp_path):
+    fake_network.write(permissions=ALL_GRANTED | {"org.freedesktop.NetworkManager.wifi.share.protected": "auth"})
+    assert doctor_lines(tmp_path) == ["WARN  network: this user may not wifi.share.protected"]
+
+
+def test_the_doctor_without_networkmanager_is_content_unless_the_hotspot_must_be_up(tmp_path, monkeypatch):
+    from hardware.doctor import Report, _check_network
+
+    monkeypatch.setenv("PATH", str(tmp_path))
+    assert doctor_lines(tmp_path)[0].startswith("OK    network: no own Wi-Fi (nmcli is not installed")
+    report = Report(lambda line: None)
+    _check_network(report, load_config(overrides={"data_dir": str(tmp_path), "network.hotspot": "always"}))
+    assert report.failed
