@@ -47,6 +47,53 @@ def _config_check(args: argparse.Namespace) -> int:
     print(f"  web: http://{config.host}:{config.port}/  language: {config.language}  log level: {config.log_level}")
     print(f"  data: {config.data_dir}")
     print(f"  games: {', '.join(config.games)}")
+    network = config.network
+    print(f"  network: hotspot {network.hotspot}, SSID {network.ssid or 'Tabletop-XXXX (from the machine id)'}, "
+          f"password {'set' if network.password else 'generated'}, band {network.band}, channel {network.channel}")
+    return 0
+
+
+def _network_status(args: argparse.Namespace) -> int:
+    from . import network
+    from .config import load_config
+
+    config = load_config(args.config)
+    nmcli = network.Nmcli()
+    problem = nmcli.available()
+    if problem:
+        print(f"network: unknown: {problem}")
+        return 1
+    wifi = nmcli.wifi()
+    if wifi is None:
+        print("network: no Wi-Fi device")
+        return 1
+    if wifi.connected and wifi.connection == network.PROFILE:
+        print(f"mode: access point on {wifi.device}")
+        print(f"SSID: {network.configured_ssid(config)}")
+    elif wifi.connected:
+        print(f"mode: client on {wifi.device}")
+        print(f"network: {wifi.connection}")
+    else:
+        print(f"mode: not connected ({wifi.device} is {wifi.state})")
+    print(f"address: {nmcli.address(wifi.device) or 'none'}")
+    if wifi.connection == network.PROFILE:
+        print(f"clients: {network.count_clients(wifi.device)}")
+    return 0
+
+
+def _network_plan(args: argparse.Namespace) -> int:
+    import shlex
+
+    from . import network
+    from .config import load_config
+
+    config = load_config(args.config)
+    hotspot = network.Hotspot.from_config(config, password="<password>")  # never the real one
+    print(f"# hotspot = {hotspot.mode!r}: the nmcli commands `companion serve` would run (none is run now)")
+    for when, commands in network.plan(hotspot, args.device):
+        print(f"\n# {when}")
+        for command in commands:
+            print(shlex.join(["nmcli", *command]))
     return 0
 
 
@@ -94,6 +141,16 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--hardware", choices=("auto", "mock", "real"), help="OLED and buttons: real, mock, or auto (real on a Pi)")
     serve.add_argument("--log-level", choices=("debug", "info", "warning", "error"), help="how much to log to stderr")
     serve.set_defaults(run=_serve)
+
+    network = commands.add_parser("network", help="the companion's own Wi-Fi: its state, and what it would run")
+    network_commands = network.add_subparsers(dest="network_command", required=True, metavar="ACTION")
+    status = network_commands.add_parser("status", help="print the mode (client or access point), SSID, address and clients")
+    status.add_argument("--config", help="the TOML configuration file (default: $COMPANION_CONFIG, else built-in defaults)")
+    status.set_defaults(run=_network_status)
+    network_plan = network_commands.add_parser("plan", help="print, without running them, the nmcli commands of the configuration")
+    network_plan.add_argument("--config", help="the TOML configuration file (default: $COMPANION_CONFIG, else built-in defaults)")
+    network_plan.add_argument("--device", default="wlan0", help="the Wi-Fi device to show in the commands (default wlan0)")
+    network_plan.set_defaults(run=_network_plan)
 
     doctor = commands.add_parser("doctor", help="check the platform, display, buttons, data folder and port, and say what to fix")
     doctor.add_argument("--config", help="the TOML configuration file (default: $COMPANION_CONFIG, else built-in defaults)")

@@ -107,6 +107,24 @@ class ButtonsConfig:
     bounce_seconds: float = 0.02  # software debounce; 0 turns it off
 
 
+#: Wi-Fi channels an access point may use, by band ("bg": 2.4 GHz, "a": 5 GHz without radar
+#: detection, which NetworkManager cannot do for an access point).
+WIFI_CHANNELS = {"bg": tuple(range(1, 14)), "a": (36, 40, 44, 48, 149, 153, 157, 161, 165)}
+#: The channel used when the file names a band but no channel.
+DEFAULT_CHANNEL = {"bg": 6, "a": 36}
+
+
+@dataclass(frozen=True)
+class NetworkConfig:
+    """The companion's own Wi-Fi (``companion/network.py``); ``docs/configuration.md``."""
+
+    hotspot: str = "auto"  # "auto" (when no known network) | "always" | "never"
+    ssid: str | None = None  # None: "Tabletop-XXXX" from the machine id
+    password: str | None = None  # None: generated once and kept in the data directory
+    band: str = "bg"  # "bg" (2.4 GHz, every phone) | "a" (5 GHz)
+    channel: int = DEFAULT_CHANNEL["bg"]
+
+
 @dataclass(frozen=True)
 class Config:
     """Everything the appliance reads at start; build it with :func:`load_config`."""
@@ -116,6 +134,7 @@ class Config:
     pin_factory: str = "lgpio"  # gpiozero pin factory when hardware is real: "lgpio" | "rpigpio"
     display: DisplayConfig = field(default_factory=DisplayConfig)
     buttons: ButtonsConfig = field(default_factory=ButtonsConfig)
+    network: NetworkConfig = field(default_factory=NetworkConfig)
     host: str = "0.0.0.0"  # address the web server listens on
     port: int = 8000  # the installer's file sets 80
     data_dir: pathlib.Path = field(default_factory=_default_data_dir)  # saved tables (SQLite)
@@ -216,6 +235,22 @@ def _host(value: object) -> str:
     return text
 
 
+def _ssid(value: object) -> str:
+    text = _text(value)
+    if len(text.encode()) > 32:
+        raise _Invalid(f"must be at most 32 bytes long, as Wi-Fi allows (got {len(text.encode())} bytes)")
+    return text
+
+
+def _wifi_password(value: object) -> str:
+    text = _text(value)
+    if not all(" " <= character <= "~" for character in text):
+        raise _Invalid("may hold only printable ASCII characters (letters, digits, punctuation, space)")
+    if not 10 <= len(text) <= 63:
+        raise _Invalid(f"must be 10 to 63 characters long (got {len(text)})")
+    return text
+
+
 def _path(value: object) -> pathlib.Path:
     if isinstance(value, os.PathLike):
         value = os.fspath(value)
@@ -269,6 +304,11 @@ _CHECKS: dict[str, Callable[[object], object]] = {
     "display.i2c_address": _integer(0x08, 0x77, shown_as=_hex),
     "display.rotation": _integer(0, 3, allowed=(0, 1, 2, 3)),
     "display.contrast": _integer(0, 255),
+    "network.hotspot": _choice("auto", "always", "never"),
+    "network.ssid": _ssid,
+    "network.password": _wifi_password,
+    "network.band": _choice("bg", "a"),
+    "network.channel": _integer(1, 165),
     "buttons.profile": _text,
     "buttons.pull_up": _boolean,
     "buttons.hold_seconds": _seconds(0.1, 10),
@@ -277,7 +317,7 @@ _CHECKS: dict[str, Callable[[object], object]] = {
 }
 _PROFILE_CHECKS = {"description": _text, "pull_up": _boolean}
 #: Tables the file may hold (a "*" stands for a name chosen by the user).
-_TABLES = ("display", "buttons", "buttons.pins", "buttons.profiles", "buttons.profiles.*", "buttons.profiles.*.pins")
+_TABLES = ("display", "network", "buttons", "buttons.pins", "buttons.profiles", "buttons.profiles.*", "buttons.profiles.*.pins")
 
 
 def _table_pattern(key: str) -> str | None:
@@ -442,6 +482,19 @@ def _buttons(settings: _Settings) -> ButtonsConfig:
     return ButtonsConfig(profile=name, pins=types.MappingProxyType(pins), pull_up=values.get("buttons.pull_up", profile["pull_up"]), **timing)
 
 
+def _network(settings: _Settings) -> NetworkConfig:
+    """The [network] table; the channel must be one of its band's (default: the band's usual)."""
+    values = {f.name: settings.values[f"network.{f.name}"] for f in fields(NetworkConfig) if f"network.{f.name}" in settings.values}
+    band = values.get("band", NetworkConfig.band)
+    channel = values.setdefault("channel", DEFAULT_CHANNEL[band])
+    if channel not in WIFI_CHANNELS[band]:
+        allowed = WIFI_CHANNELS[band]
+        names = f"{allowed[0]} to {allowed[-1]}" if band == "bg" else ", ".join(map(str, allowed))
+        key = "network.channel" if "network.channel" in settings.values else "network.band"
+        raise settings.error(key, f"channel {channel} is not in band {band!r}: use {names}")
+    return NetworkConfig(**values)
+
+
 def _data_dir(settings: _Settings) -> pathlib.Path:
     """The data folder; a relative one is taken from the file's folder (or the current one)."""
     if "data_dir" not in settings.values:
@@ -477,7 +530,7 @@ def load_config(path: str | os.PathLike | None = None, overrides: Mapping[str, o
     display = DisplayConfig(**{f.name: values[f"display.{f.name}"] for f in fields(DisplayConfig) if f"display.{f.name}" in values})
     plain = {f.name: values[f.name] for f in fields(Config) if f.name in values and f.name in _CHECKS}
     plain["data_dir"] = _data_dir(settings)
-    return Config(source=source, display=display, buttons=_buttons(settings), **plain)
+    return Config(source=source, display=display, buttons=_buttons(settings), network=_network(settings), **plain)
 
 
 def default_config_file() -> pathlib.Path:

@@ -19,8 +19,9 @@ import waitress
 from flask import Flask
 from waitress import wasyncore
 
-from . import systemd
+from . import network, systemd
 from .config import Config
+from .network import NetworkStatus
 from .table import Table
 
 log = logging.getLogger(__name__)
@@ -34,18 +35,19 @@ STOP_SECONDS = 4.0
 """How long stopping waits for requests in progress (systemd allows 15 s; we promise 5)."""
 
 
-def build_app(table: Table, config: Config, url: str, panel: object | None = None) -> Flask:
+def build_app(table: Table, config: Config, url: str, panel: object | None = None,
+              network: NetworkStatus | None = None) -> Flask:
     """The web app for ``table``: the one place that decides what the web is given."""
     from web import create_app  # the core never imports the web at module level
 
-    return create_app(table, panel=panel, language=config.language, public_url=url)
+    return create_app(table, panel=panel, language=config.language, public_url=url, network=network)
 
 
-def build_panel(table: Table, config: Config, url: str, address: str):
+def build_panel(table: Table, config: Config, url: str, address: str, network: NetworkStatus | None = None):
     """The OLED panel and its buttons (emulated away from a Pi), not started yet."""
     from hardware import create_panel  # the core never imports the hardware at module level
 
-    return create_panel(config, table, public_url=url, lan_address=address)
+    return create_panel(config, table, public_url=url, lan_address=address, network=network)
 
 
 def lan_address() -> str:
@@ -139,12 +141,16 @@ def serve(config: Config) -> int:
     table = Table(config.data_dir, offered_games=config.games)
     if table.problem:
         log.error("%s: the table is shown as last saved and every change is refused", table.problem)
-    panel = heartbeat = None
+    panel = heartbeat = supervisor = None
     try:
         address = lan_address()
         url = public_url(config.host, config.port, address)
-        panel = build_panel(table, config, url, address)
-        app = build_app(table, config, url, panel)
+        # The web and the panel read the network's state (the access point's join address
+        # and Wi-Fi QR code) from this one object, which the supervisor keeps up to date.
+        network_status = NetworkStatus(config.port)
+        panel = build_panel(table, config, url, address, network_status)
+        app = build_app(table, config, url, panel, network_status)
+        supervisor = network.start_supervisor(config, network_status)
         server = Server(app, config.host, config.port)
         for signum in (signal.SIGTERM, signal.SIGINT):
             signal.signal(signum, lambda number, frame: _stop(server, number))
@@ -160,6 +166,8 @@ def serve(config: Config) -> int:
         systemd.notify("STOPPING=1")
         log.info("stopped")
     finally:
+        if supervisor is not None:
+            supervisor.stop()
         if heartbeat is not None:
             heartbeat.stop()
         if panel is not None:

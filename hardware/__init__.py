@@ -36,11 +36,12 @@ def panel_language(config: Config) -> str:
     return "ja" if config.language == "ja" else "en"
 
 
-def create_panel(config: Config, table, *, public_url: str = "", lan_address: str = "") -> Panel:
+def create_panel(config: Config, table, *, public_url: str = "", lan_address: str = "", network=None) -> Panel:
     """The panel for ``table`` with the configured display and buttons (not started yet).
 
     On real hardware a missing pin library raises here, at start, loudly; a missing
-    display does not (the panel retries it in the background).
+    display does not (the panel retries it in the background). ``network`` is the
+    companion's own Wi-Fi (``companion.network.NetworkStatus``), for the idle screen's QR codes.
     """
     mock = uses_mock(config)
     display_config = config.display
@@ -57,6 +58,7 @@ def create_panel(config: Config, table, *, public_url: str = "", lan_address: st
         size=size,
         public_url=public_url,
         lan_address=lan_address,
+        network=network,
         language=panel_language(config),
         hold_seconds=config.buttons.hold_seconds,
         repeat_seconds=config.buttons.repeat_seconds,

@@ -69,6 +69,7 @@ def run_doctor(config: Config, *, out: Callable[[str], None] = print, ask_button
         out("SKIP  buttons: not asked to press them (run in a terminal without --no-buttons)")
     _check_data_dir(report, config)
     _check_port(report, config)
+    _check_network(report, config)
     if report.fixes:
         out("")
         out("To fix:")
@@ -214,6 +215,55 @@ def _check_port(report: Report, config: Config) -> None:
                         "is the companion already running? (systemctl status companion); else choose another port")
             return
     report.ok("port", f"{config.host}:{config.port} is free")
+
+
+#: What the service user must be allowed to ask NetworkManager (the installer's polkit rule).
+NETWORK_PERMISSIONS = (
+    "org.freedesktop.NetworkManager.settings.modify.system",
+    "org.freedesktop.NetworkManager.network-control",
+    "org.freedesktop.NetworkManager.wifi.share.protected",
+)
+
+
+def _check_network(report: Report, config: Config) -> None:
+    """The companion's own Wi-Fi: NetworkManager there, a Wi-Fi device, the rights to use it."""
+    from companion import network
+
+    if config.network.hotspot == "never":
+        report.ok("network", 'own Wi-Fi off (network.hotspot = "never")')
+        return
+    nmcli = network.Nmcli(timeout=10)
+    problem = nmcli.available()
+    if problem and config.network.hotspot == "always":
+        report.fail("network", f"no own Wi-Fi possible: {problem}",
+                    'use Raspberry Pi OS Bookworm or later (NetworkManager), or set network.hotspot = "auto" or "never"')
+        return
+    if problem:  # "auto" without NetworkManager: the machine's own network, as ever
+        report.ok("network", f"no own Wi-Fi ({problem}): the machine's network is used as it is")
+        return
+    try:
+        wifi = nmcli.wifi()
+        lines = nmcli.run("-t", "-f", "PERMISSION,VALUE", "general", "permissions").splitlines()
+    except network.NetworkError as error:
+        report.warn("network", str(error), "see `journalctl -u NetworkManager`")
+        return
+    if wifi is None:
+        report.warn("network", "NetworkManager has no Wi-Fi device", "use a Pi with Wi-Fi, or set network.hotspot = \"never\"")
+        return
+    granted = {fields[0] for fields in map(network.split_terse, lines) if fields[-1] == "yes"}
+    missing = [permission for permission in NETWORK_PERMISSIONS if permission not in granted]
+    if missing:
+        report.warn("network", f"this user may not {', '.join(p.removeprefix('org.freedesktop.NetworkManager.') for p in missing)}",
+                    "run the installer again (it writes /etc/polkit-1/rules.d/50-tabletop-companion.rules), "
+                    "and run the doctor as the service user: sudo -u tabletop-companion companion doctor")
+        return
+    if wifi.connected and wifi.connection == network.PROFILE:
+        found = f"own Wi-Fi {network.configured_ssid(config)!r} up on {wifi.device}"
+    elif wifi.connected:
+        found = f"{wifi.device} on {wifi.connection!r}; own Wi-Fi ({config.network.hotspot}) allowed"
+    else:
+        found = f"{wifi.device} {wifi.state}; own Wi-Fi ({config.network.hotspot}) allowed"
+    report.ok("network", f"{found}, {nmcli.address(wifi.device) or 'no address'}")
 
 
 def interactive() -> bool:

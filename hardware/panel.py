@@ -32,6 +32,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
+from companion.network import wifi_qr_payload
 from companion.table import StorageError, Table, TableError
 
 from .actions import OFFERED, offered_actions
@@ -65,6 +66,11 @@ class _Sync:
 
 
 _TABLE_CHANGED = "table changed"
+_NETWORK_CHANGED = "network changed"  # only redraws: the screens read the network when built
+
+JOIN_STEP_SECONDS = 8.0
+"""While the companion's own Wi-Fi is up, the idle screen shows its QR code and the join QR
+code in turn, this long each (as the table page does)."""
 
 
 # ============================================================================ pages
@@ -209,6 +215,7 @@ class Panel:
         size: tuple[int, int] = (128, 64),
         public_url: str = "",
         lan_address: str = "",
+        network=None,
         language: str = "en",
         hold_seconds: float = 0.8,
         repeat_seconds: float = 0.15,
@@ -220,6 +227,7 @@ class Panel:
         self.width, self.height = size
         self.public_url = public_url
         self.lan_address = lan_address
+        self.network = network  # companion.network.NetworkStatus, or None
         self.language = language
         self.hold_seconds = hold_seconds
         self.repeat_seconds = repeat_seconds
@@ -241,11 +249,14 @@ class Panel:
         self.public: dict = {}
         self._thread: threading.Thread | None = None
         self._unsubscribe: Callable[[], None] | None = None
+        self._unsubscribe_network: Callable[[], None] | None = None
 
     # ------------------------------------------------------------------ life
 
     def start(self) -> None:
         self._unsubscribe = self.table.subscribe(lambda version: self._events.put(_TABLE_CHANGED))
+        if self.network is not None:
+            self._unsubscribe_network = self.network.subscribe(lambda state: self._events.put(_NETWORK_CHANGED))
         self._thread = threading.Thread(target=self._run, name="panel", daemon=True)
         self._thread.start()
 
@@ -259,6 +270,9 @@ class Panel:
         if self._unsubscribe:
             self._unsubscribe()
             self._unsubscribe = None
+        if self._unsubscribe_network:
+            self._unsubscribe_network()
+            self._unsubscribe_network = None
         self._events.put(_Stop())
         self._thread.join(timeout)
         if self._thread.is_alive():
@@ -328,14 +342,39 @@ class Panel:
     def _say(self, words: dict) -> str:
         return words[self.language]
 
-    def join_screen(self) -> Screen:
+    def _access_point(self):
+        """The network's state while the companion's own Wi-Fi is up, else None."""
+        state = self.network.state if self.network is not None else None
+        return state if state is not None and state.access_point else None
+
+    def _base_url(self) -> str:
+        """The address phones use, ending in "/": the access point's while it is up."""
+        access_point = self.network.join_base_url() if self._access_point() else None
+        return access_point + "/" if access_point else self.public_url
+
+    def _showing_join_steps(self) -> bool:
+        """Whether the glass takes turns between the Wi-Fi and the join QR codes."""
+        return self._access_point() is not None and len(self._pages) == 1 and not self.public.get("game")
+
+    def join_screen(self, now: float | None = None) -> Screen:
+        """The join QR code with the address and code; while the companion's own Wi-Fi is up,
+        every other JOIN_STEP_SECONDS (of the monotonic clock, or ``now``) its Wi-Fi QR code
+        instead, each labelled as a step."""
+        access_point = self._access_point()
+        wifi_turn = int((time.monotonic() if now is None else now) // JOIN_STEP_SECONDS) % 2 == 0
+        if access_point is not None and wifi_turn:
+            lines = (access_point.ssid, self._t("Password:", "パスワード:"), access_point.password)
+            return Screen("idle", self._t("1. Join Wi-Fi", "1. Wi-Fi接続"), lines,
+                          qr=wifi_qr_payload(access_point.ssid, access_point.password))
         code = self.table.join_code
-        url = f"{self.public_url}J/{code}" if self.public_url else ""
-        address = self.public_url.split("://", 1)[-1].rstrip("/")  # what a person types
+        base = self._base_url()
+        url = f"{base}J/{code}" if base else ""
+        address = base.split("://", 1)[-1].rstrip("/")  # what a person types
         # Beside the QR code a line holds 15 characters: the port goes on a line of its own.
         if self.height >= 64 and self.width >= 128:
-            lines = [*wrap(self._say(PRODUCT), 62)[1:], "", *wrap(address.replace(":", " :"), 62), f"{word('code', self.language)} {code}"]
-            title = wrap(self._say(PRODUCT), 62)[0]
+            heading = [self._t("2. Join the table", "2. テーブルに参加")] if access_point else wrap(self._say(PRODUCT), 62)
+            lines = [*heading[1:], "", *wrap(address.replace(":", " :"), 62), f"{word('code', self.language)} {code}"]
+            title = heading[0]
             return Screen("idle", title, tuple(lines), qr=url.upper() if url else None)
         return Screen("idle", self._say(PRODUCT), (address, f"{word('code', self.language)} {code}"))
 
@@ -453,7 +492,11 @@ class Panel:
         self.pop()
 
     def _show_address(self) -> None:
-        text = f"IP {self.lan_address}\n{self.public_url}" if self.public_url else f"IP {self.lan_address}"
+        access_point = self._access_point()
+        if access_point is not None:
+            text = f"IP {access_point.address}\nWi-Fi {access_point.ssid}\n{self._base_url()}"
+        else:
+            text = f"IP {self.lan_address}\n{self.public_url}" if self.public_url else f"IP {self.lan_address}"
         self.push(InfoPage(self._t("IP address", "IPアドレス"), text))
 
     # ------------------------------------------------------------------ the thread
@@ -501,6 +544,8 @@ class Panel:
         retry = self.display.retry_in()
         if retry is not None:
             waits.append(retry)
+        if self._showing_join_steps():
+            waits.append(JOIN_STEP_SECONDS - now % JOIN_STEP_SECONDS)
         return max(0.0, min(waits)) if waits else None
 
     def _handle(self, event) -> None:

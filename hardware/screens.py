@@ -122,6 +122,7 @@ class Layout:
 
 
 QR_PIXELS_PER_MODULE = 2
+QR_MIN_QUIET_PIXELS = 3  # lit pixels at least, around the code
 DIE_SIDE = 40
 
 
@@ -211,12 +212,14 @@ def _draw_qr(image: Image.Image, text: str, box: tuple[int, int, int]) -> None:
 
     An upper-case URL is alphanumeric data, which keeps a join URL within version 2
     (25 modules): at 2 px per module it is 50 px, centred in 64 px with 3.5 modules of
-    quiet zone around it.
+    quiet zone around it. A Wi-Fi code (``WIFI:...``, byte data) needs version 3 (29 modules):
+    58 px with 1.5 modules of quiet zone, which phone cameras read; only a larger code falls
+    back to 1 px per module.
     """
     x, y, side = box
     code = segno.make_qr(text, error="l", boost_error=False)
     modules = code.symbol_size(scale=1, border=0)[0]
-    scale = max(1, min(QR_PIXELS_PER_MODULE, side // (modules + 4)))
+    scale = QR_PIXELS_PER_MODULE if modules * QR_PIXELS_PER_MODULE + 2 * QR_MIN_QUIET_PIXELS <= side else 1
     draw = ImageDraw.Draw(image)
     draw.rectangle((x, y, x + side - 1, y + side - 1), fill=1)
     offset_x = x + (side - modules * scale) // 2

@@ -7,8 +7,10 @@
 # It installs the Debian packages it needs, creates the system user "tabletop-companion", a
 # virtual environment in /opt/tabletop-companion/venv with the package (and its "pi" extra on a
 # Raspberry Pi), the configuration /etc/tabletop-companion/config.toml (only if there is none),
-# and the unit companion.service, enabled and started. Running it again changes nothing; after
-# `git pull` it is also the update: changed code is reinstalled and the service restarted.
+# the unit companion.service, enabled and started, and for the companion's own Wi-Fi a polkit
+# rule and a NetworkManager dnsmasq drop-in (docs/raspberry-pi.md, "Playing away from home").
+# Running it again changes nothing; after `git pull` it is also the update: changed code is
+# reinstalled and the service restarted.
 #
 # COMPANION_ROOT (default /) installs under another root: the tests use a throwaway folder.
 set -euo pipefail
@@ -35,7 +37,7 @@ fail() { printf 'install.sh: %s\n' "$*" >&2; exit 1; }
 
 case "${1:-}" in
     "") ;;
-    -h | --help) sed -n '2,14s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; exit 0 ;;
+    -h | --help) sed -n '2,16s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; exit 0 ;;
     *) fail "unknown argument '$1' (usage: sudo $0)" ;;
 esac
 if [ -z "$ROOT" ] && [ "$(id -u)" != 0 ]; then
@@ -112,6 +114,19 @@ if [ ! -e "$ROOT$CONFIG" ]; then
 fi
 "$ROOT$VENV/bin/companion" config check "$ROOT$CONFIG" >/dev/null ||
     fail "fix $CONFIG (the line above says where), then run me again"
+
+# The companion's own Wi-Fi (companion/network.py): the service user may drive NetworkManager
+# for its access point (a polkit rule naming that user and three actions), and NetworkManager's
+# shared-mode dnsmasq sends the phones' connectivity probes to the companion. Both files are
+# only read by NetworkManager and polkit, which pick them up by themselves.
+for pair in "polkit.rules:/etc/polkit-1/rules.d/50-$APP.rules" \
+            "dnsmasq-shared.conf:/etc/NetworkManager/dnsmasq-shared.d/$APP.conf"; do
+    file=${pair%%:*} target=${pair#*:}
+    if ! cmp -s "$HERE/$file" "$ROOT$target"; then
+        say "Writing $target"
+        install -D -m 0644 "$HERE/$file" "$ROOT$target"
+    fi
+done
 
 if ! cmp -s "$HERE/$UNIT" "$ROOT/etc/systemd/system/$UNIT"; then
     say "Installing the unit /etc/systemd/system/$UNIT"

@@ -42,6 +42,12 @@ if [ -e "$ROOT/etc/systemd/system/$UNIT" ]; then
     rm -f "$ROOT/etc/systemd/system/$UNIT"
     systemctl daemon-reload
 fi
+for file in "/etc/polkit-1/rules.d/50-$APP.rules" "/etc/NetworkManager/dnsmasq-shared.d/$APP.conf"; do
+    if [ -e "$ROOT$file" ]; then
+        say "Removing $file"
+        rm -f "$ROOT$file"
+    fi
+done
 if [ -e "$ROOT/opt/$APP" ]; then
     say "Removing /opt/$APP"
     rm -rf "$ROOT/opt/$APP"

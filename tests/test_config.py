@@ -17,6 +17,7 @@ from companion.config import (
     Config,
     ConfigError,
     DisplayConfig,
+    NetworkConfig,
     default_config_file,
     is_raspberry_pi,
     load_config,
@@ -68,12 +69,12 @@ def test_the_shipped_default_file_loads_and_equals_the_defaults():
 
 def test_the_default_file_documents_every_key():
     text = default_config_file().read_text()
-    for section, cls in (("", Config), ("display", DisplayConfig), ("buttons", ButtonsConfig)):
+    for section, cls in (("", Config), ("display", DisplayConfig), ("buttons", ButtonsConfig), ("network", NetworkConfig)):
         for field in dataclasses.fields(cls):
-            if field.name in ("source", "display", "buttons", "pins"):
+            if field.name in ("source", "display", "buttons", "network", "pins"):
                 continue  # not keys: the file itself, and tables documented by their headers
             assert re.search(rf"^(# )?{field.name} = ", text, re.MULTILINE), f"{section}.{field.name} undocumented"
-    for table in ("[display]", "[buttons]", "[buttons.pins]", "[buttons.profiles.my-panel]"):
+    for table in ("[display]", "[network]", "[buttons]", "[buttons.pins]", "[buttons.profiles.my-panel]"):
         assert table in text
 
 

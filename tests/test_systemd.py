@@ -9,6 +9,7 @@ few harmless file tools, so a command the fakes forgot fails the test instead of
 
 from __future__ import annotations
 
+import json
 import shutil
 import stat
 import subprocess
@@ -175,6 +176,66 @@ def test_unit_hardening_leaves_gpio_i2c_and_spi_reachable():
     assert "PrivateUsers" not in settings  # would unmap the device groups
 
 
+def test_unit_sandbox_lets_nmcli_reach_networkmanager_over_dbus():
+    """nmcli talks to NetworkManager through /run/dbus/system_bus_socket (AF_UNIX); nothing in the
+    sandbox may hide /run/dbus or cut the process off the host's sockets."""
+    settings = unit_settings()
+    assert "AF_UNIX" in settings["RestrictAddressFamilies"][0].split()
+    assert settings["ProtectSystem"] == ["strict"]  # read-only, but /run stays visible
+    for hiding in ("PrivateNetwork", "InaccessiblePaths", "TemporaryFileSystem", "PrivateIPC", "RootDirectory", "RootImage"):
+        assert hiding not in settings, hiding
+    assert not any("/run" in value for value in settings.get("ReadOnlyPaths", []))
+
+
+POLKIT_RULE = "etc/polkit-1/rules.d/50-tabletop-companion.rules"
+DNSMASQ_DROP_IN = "etc/NetworkManager/dnsmasq-shared.d/tabletop-companion.conf"
+
+
+def test_polkit_rule_grants_the_service_user_three_named_networkmanager_actions():
+    import re
+
+    rule = (SYSTEMD / "polkit.rules").read_text()
+    code = "\n".join(line for line in rule.splitlines() if not line.lstrip().startswith("//"))
+    assert re.findall(r'"(org\.freedesktop\.[^"]+)"', code) == [
+        "org.freedesktop.NetworkManager.settings.modify.system",
+        "org.freedesktop.NetworkManager.network-control",
+        "org.freedesktop.NetworkManager.wifi.share.protected",
+    ]
+    assert 'subject.user === "tabletop-companion"' in code and "*" not in code
+    node = shutil.which("node") or shutil.which("nodejs")
+    if node:  # run the rule as polkit would, for the service user and for someone else
+        harness = """
+            var rules = [];
+            var polkit = {Result: {YES: "yes"}, addRule: function (rule) { rules.push(rule); }};
+            eval(require("fs").readFileSync(process.argv[1], "utf8"));
+            var answers = {};
+            ["tabletop-companion", "pi"].forEach(function (user) {
+                ["org.freedesktop.NetworkManager.network-control", "org.freedesktop.NetworkManager.enable-disable-wifi",
+                 "org.freedesktop.login1.reboot"].forEach(function (id) {
+                    answers[user + " " + id] = rules[0]({id: id}, {user: user}) || "no";
+                });
+            });
+            console.log(JSON.stringify(answers));
+        """
+        result = subprocess.run([node, "-e", harness, str(SYSTEMD / "polkit.rules")], capture_output=True, text=True, timeout=30)
+        assert result.returncode == 0, result.stderr
+        assert json.loads(result.stdout) == {
+            "tabletop-companion org.freedesktop.NetworkManager.network-control": "yes",
+            "tabletop-companion org.freedesktop.NetworkManager.enable-disable-wifi": "no",
+            "tabletop-companion org.freedesktop.login1.reboot": "no",
+            "pi org.freedesktop.NetworkManager.network-control": "no",
+            "pi org.freedesktop.NetworkManager.enable-disable-wifi": "no",
+            "pi org.freedesktop.login1.reboot": "no",
+        }
+
+
+def test_dnsmasq_drop_in_sends_every_probe_host_to_the_access_point():
+    from companion.network import AP_ADDRESS, PROBE_HOSTS
+
+    lines = [line for line in (SYSTEMD / "dnsmasq-shared.conf").read_text().splitlines() if line and not line.startswith("#")]
+    assert lines == [f"address=/{host}/{AP_ADDRESS}" for host in PROBE_HOSTS]
+
+
 def test_installers_config_file_is_valid_and_sets_port_80_and_the_state_directory():
     from companion.config import load_config
 
@@ -208,6 +269,8 @@ def test_install_on_a_raspberry_pi(tmp_path):
     ]
     assert (machine.root / "etc/systemd/system/companion.service").read_bytes() == UNIT.read_bytes()
     assert (machine.root / "etc/tabletop-companion/config.toml").read_bytes() == (SYSTEMD / "config.toml").read_bytes()
+    assert (machine.root / POLKIT_RULE).read_bytes() == (SYSTEMD / "polkit.rules").read_bytes()
+    assert (machine.root / DNSMASQ_DROP_IN).read_bytes() == (SYSTEMD / "dnsmasq-shared.conf").read_bytes()
     assert "http://tabletop.local/" in result.stdout
     assert "I2C is off" not in result.stdout
 
@@ -252,6 +315,19 @@ def test_install_after_a_code_change_restarts_the_service_once(tmp_path):
         "systemctl restart companion.service",
     ]
     assert "Restarting" in result.stdout
+
+
+def test_install_puts_back_a_changed_dnsmasq_drop_in_and_leaves_a_right_one_alone(tmp_path):
+    machine = Machine(tmp_path)
+    machine.run("install.sh")
+    drop_in = machine.root / DNSMASQ_DROP_IN
+    drop_in.write_text("address=/captive.apple.com/192.0.2.1\n")
+    result = machine.run("install.sh")
+    assert drop_in.read_bytes() == (SYSTEMD / "dnsmasq-shared.conf").read_bytes()
+    assert f"Writing /{DNSMASQ_DROP_IN}" in result.stdout
+    files = machine.files()
+    result = machine.run("install.sh")
+    assert "Writing" not in result.stdout and machine.files() == files
 
 
 def test_install_keeps_an_edited_configuration(tmp_path):
@@ -301,6 +377,7 @@ def test_uninstall_keeps_the_data_configuration_and_user(tmp_path):
     ]
     assert not (machine.root / "opt/tabletop-companion").exists()
     assert not (machine.root / "etc/systemd/system/companion.service").exists()
+    assert not (machine.root / POLKIT_RULE).exists() and not (machine.root / DNSMASQ_DROP_IN).exists()
     assert saved.read_text() == "saved tables"
     assert (machine.root / "etc/tabletop-companion/config.toml").exists()
     assert (machine.state / "passwd").read_text() == "tabletop-companion\n"

@@ -8,6 +8,7 @@ Blueprints:
 
 - ``web.api``   -- ``/api/...``: the JSON API and the event stream (``docs/api.md``);
 - ``web.pages`` -- the HTML pages (join, rejoin, phone, table screen, host tools);
+- ``web.probes`` -- the phones' connectivity probes, so they stay on the companion's Wi-Fi;
 - ``web.display`` -- the OLED panel's mirror, only when a panel is given.
 
 ``web.auth`` holds what both use to turn cookies and tokens into a seat or host right.
@@ -46,6 +47,7 @@ class Companion:
     panel: object | None
     language: str
     public_url: str | None
+    network: object | None = None  # companion.network.NetworkStatus: the own Wi-Fi, when up
 
 
 def create_app(
@@ -54,6 +56,7 @@ def create_app(
     panel: object | None = None,
     language: str = "auto",
     public_url: str | None = None,
+    network: object | None = None,
     keepalive_seconds: float = KEEPALIVE_SECONDS,
     stream_seconds: float = STREAM_SECONDS,
 ) -> Flask:
@@ -63,6 +66,8 @@ def create_app(
     ``language``: ``"auto"`` (the browser's), ``"en"`` or ``"ja"``, the pages' default;
     ``public_url``: the address phones should use (e.g. ``http://192.168.1.20``), for the
     join QR code; None uses the address each request came to.
+    ``network``: the companion's own Wi-Fi (``companion.network.NetworkStatus``): while its
+    access point is up, the join address is the access point's and the pages add a Wi-Fi QR code.
     ``keepalive_seconds``/``stream_seconds``: the event stream's timing (tests shorten them).
 
     Call ``app.extensions["companion"].events.stop()`` when the server stops, so that
@@ -73,7 +78,7 @@ def create_app(
     app.json.ensure_ascii = False  # Japanese names travel as UTF-8, not \\u escapes
     app.json.sort_keys = False
     events = EventHub(table, keepalive_seconds=keepalive_seconds, stream_seconds=stream_seconds)
-    app.extensions["companion"] = Companion(table, events, panel, language, public_url)
+    app.extensions["companion"] = Companion(table, events, panel, language, public_url, network)
 
     from . import api
 
@@ -82,6 +87,10 @@ def create_app(
     from . import pages
 
     app.register_blueprint(pages.blueprint)
+
+    from . import probes
+
+    app.register_blueprint(probes.blueprint)
 
     if panel is not None:
         from . import display

@@ -98,9 +98,12 @@ def set_token_cookie(response: Response, kind: str, token: str) -> None:
 
 
 def base_url() -> str:
-    """This server's address as phones reach it, without a trailing slash: the public URL
-    ``companion serve`` worked out (the LAN address), else the address the request came to."""
-    return (current_app.extensions["companion"].public_url or request.host_url).rstrip("/")
+    """This server's address as phones reach it, without a trailing slash: the access point's
+    while the companion's own Wi-Fi is up, else the public URL ``companion serve`` worked out
+    (the LAN address), else the address the request came to."""
+    companion = current_app.extensions["companion"]
+    access_point = companion.network.join_base_url() if companion.network else None
+    return (access_point or companion.public_url or request.host_url).rstrip("/")
 
 
 def rejoin_url(base_url: str, token: str) -> str:

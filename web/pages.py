@@ -13,6 +13,9 @@ Routes:
 ``/R/<token>`` a rejoin link: trades the token for its cookie, then 303 to a clean URL
 ``/play``      the phone: this seat's view and its moves
 ``/table``     the public view for a shared screen, with the join QR code
+
+While the companion's own Wi-Fi is up, the join QR code alternates with a Wi-Fi QR code
+(``_join_qr.html``), and the join address is the access point's.
 ``/host``      host tools: undo, free a seat, hand hosting over, start a new game
 
 Language: ``?lang=en|ja`` switches and is kept in a ``lang`` cookie; otherwise the
@@ -83,6 +86,19 @@ def qr_svg(url: str, label: str) -> Markup:
     return Markup(svg.replace("<svg ", f'<svg role="img" aria-label="{Markup.escape(label)}" ', 1))
 
 
+def wifi_join() -> dict | None:
+    """While the companion's own Wi-Fi is up: its name, password and Wi-Fi QR code (which the
+    join QR code then alternates with), else None."""
+    network = _companion().network
+    state = network.state if network else None
+    if state is None or not state.access_point:
+        return None
+    from companion.network import wifi_qr_payload
+
+    label = texts(choose_language())["wifi.qr"]
+    return {"ssid": state.ssid, "password": state.password, "qr": qr_svg(wifi_qr_payload(state.ssid, state.password), label)}
+
+
 def _rejoin() -> dict:
     """The caller's own rejoin link and its QR code, for a phone that loses its cookie."""
     own = auth.own_token(_companion().table, request)
@@ -106,7 +122,7 @@ def render_page(template: str, status: int = 200, **data):
     }
     body = render_template(template, lang=lang, tr=texts(lang), page_data=page_data, join_url=join_url(),
                            join_code=table.join_code, join_qr=qr_svg(join_url(), texts(lang)["join.qr"]),
-                           problem=table.problem, **data)
+                           problem=table.problem, wifi=wifi_join(), **data)
     response = make_response(body, status)
     if request.args.get("lang") in LANGUAGES:
         response.set_cookie(LANG_COOKIE, lang, max_age=LANG_COOKIE_SECONDS, samesite="Lax", httponly=True)

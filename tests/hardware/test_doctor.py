@@ -40,7 +40,7 @@ def test_everything_right_in_mock_mode_with_every_button_pressed(tmp_path, pins)
     assert status == 0, lines
     assert [line.split(":")[0] for line in lines if line.startswith("OK")] == [
         "OK    platform", "OK    display", "OK    button up", "OK    button down", "OK    button ok",
-        "OK    button back", "OK    data directory", "OK    port"]
+        "OK    button back", "OK    data directory", "OK    port", "OK    network"]
     assert lines[-1] == "Everything looks right."
 
 
