@@ -28,8 +28,11 @@ def act(state, seat, type, **fields):
 
 
 def refused(state, seat, action, match):
+    """Assert that ``action`` is refused with a message matching ``match``; state unchanged."""
+    before = GAME.dump(state)
     with pytest.raises(IllegalAction, match=match):
         GAME.apply(state, seat, action)
+    assert GAME.dump(state) == before
 
 
 def stack_deck(state, *ids):
