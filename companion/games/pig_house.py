@@ -344,8 +344,7 @@ class PigHouse(Game):
         turn = state["turn"]
         step = turn["step"]
         if step == "attack":
-            invincible = turn["attack"]["invincible"]
-            return [s for s in range(state["players"]) if s == turn["seat"] or s not in invincible]
+            return [s for s in range(state["players"]) if s == turn["seat"] or self._may_lose_pigs(state, s)]
         if step in ("tiebreak_ground", "tiebreak_outer"):
             return sorted(state["tiebreak"]["waiting"])
         return [turn["seat"]]
@@ -389,11 +388,16 @@ class PigHouse(Game):
             actions.append({"type": "attack_done"})
             if self._can_pot(state):
                 actions += [{"type": "wolf_potted", "wolf": wolf} for wolf in attack["attackers"]]
-        if seat not in attack["invincible"]:
+        if self._may_lose_pigs(state, seat):
             actions.append({"type": "pig_lost"})
             if not state["invincibility_used"][seat]:
                 actions.append({"type": "invincible"})
         return actions
+
+    def _may_lose_pigs(self, state: dict, seat: int) -> bool:
+        """Whether ``seat`` can still report a pig lost to this attack: it has a pig left
+        and has not made its pigs invincible against it."""
+        return state["pigs"][seat] > 0 and seat not in state["turn"]["attack"]["invincible"]
 
     def _can_pot(self, state: dict) -> bool:
         """A wolf can fall into a pot only if a pot is down and the attack is direct (the fist icon).
@@ -702,8 +706,8 @@ class PigHouse(Game):
         lost[str(seat)] = lost.get(str(seat), 0) + 1
         left = state["pigs"][seat]
         self.log(state, f"{seat_ref(seat)} loses a pig ({left} left).", f"{seat_ref(seat)}のこぶたがやられた(残り{left}匹)。")
-        if not left:
-            self._start_ranking(state, "last_pig")
+        # A last pig does not end the game here: the attack hits every player at once, so the
+        # others' losses to it still count, whoever taps first. attack_done ends the game.
 
     def _wolf_potted(self, state: dict, wolf_id: int) -> None:
         attack = state["turn"]["attack"]
@@ -717,6 +721,9 @@ class PigHouse(Game):
 
     def _end_building_turn(self, state: dict) -> None:
         turn = state["turn"]
+        if 0 in state["pigs"]:  # pigs are lost only to attacks, and every loss to this one is in
+            self._start_ranking(state, "last_pig")
+            return
         self._advance_schedule(state, turn["placed"])
         if turn["tiles"]:
             self.log(state, f"Refill the tiles on offer to {TILES_ON_OFFER}.", f"出ているタイルを{TILES_ON_OFFER}枚に補充する。")
@@ -833,6 +840,11 @@ class PigHouse(Game):
                 return f"{self._field_reason(state, seat, kind, field, value)}: '{field}' must be one of {listed}, not {json.dumps(value)}"
         return f"that {kind} action is not allowed now {now}"
 
+    def _explain_not_your_turn(self, state: dict, seat: int) -> str:
+        if state["turn"]["step"] == "attack" and not state["pigs"][seat]:
+            return "you have no pig left to lose or to protect: the game ends when this attack is declared done"
+        return super()._explain_not_your_turn(state, seat)
+
     def _why_not_now(self, state: dict, seat: int, kind: str) -> str:
         """Why an action of a known type cannot be taken at this moment, naming the rule."""
         turn = state["turn"]
@@ -867,6 +879,8 @@ class PigHouse(Game):
         if kind in ("pig_lost", "invincible", "wolf_potted", "attack_done"):
             if step != "attack":
                 return f"pigs are lost, invincibility is declared and wolves fall into pots only during a wolf attack (rule 4.6); {doing}"
+            if kind in ("pig_lost", "invincible") and not state["pigs"][seat]:
+                return "you have no pig left to lose or to protect: the game ends when this attack is declared done"
             if kind == "pig_lost":
                 return "your pigs are invincible against this attack"
             if kind == "invincible":

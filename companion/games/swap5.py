@@ -494,11 +494,11 @@ class Swap5(Game):
         return order
 
     def _end(self, state: dict, scores: tuple[int, ...], ending: str) -> None:
-        """Finish: the highest score wins; among tied players the first in turn order
-        counting from the start player (RULINGS.md §3)."""
+        """Finish: the highest score wins; among tied players the one who acted first in
+        the last lap (RULINGS.md §3, see _last_lap)."""
         best = max(scores)
-        order = self._order_from(state, START_SEAT)
-        winner = next(s for s in order if scores[s] == best)
+        lap = self._last_lap(state, ending)
+        winner = next(s for s in lap if scores[s] == best)
         tie_broken = scores.count(best) > 1
         self.finish(
             state,
@@ -514,8 +514,12 @@ class Swap5(Game):
             if ending == "five-points"
             else ("the last lap is over", "最後の一巡が終わりました")
         )
+        first = seat_ref(lap[0])
         tie = (
-            (" (tied on points: first in turn order from the start player)", " (同点のため、開始プレイヤーから見て手番が先のプレイヤー)")
+            (
+                f" (tied on points: first to act in the last lap, which began with {first})",
+                f" (同点のため、{first} から始まった最後の一巡で先に行動したプレイヤー)",
+            )
             if tie_broken
             else ("", "")
         )
@@ -524,6 +528,20 @@ class Swap5(Game):
             f"Game over: {why[0]}. {seat_ref(winner)} wins with {best} points{tie[0]}.",
             f"ゲーム終了: {why[1]}。{seat_ref(winner)} の勝ち ({best}点){tie[1]}。",
         )
+
+    def _last_lap(self, state: dict, ending: str) -> list[int]:
+        """Every seat in the order the book's tie-break reads them: 「最後の一巡で先に行動した
+        プレイヤー」, the player who acted first in the last lap (RULINGS §3, revised 2026-11-23).
+
+        Ended by five points, the last lap is the lap in progress, begun by the start player:
+        those who had acted in it, in turn order, then those who had not yet, in turn order;
+        together simply the turn order from the start player. Ended by the last trump card,
+        it is the extra lap, begun by the player after the one who played it; that player
+        acted in no part of it and comes after every other, which is where the turn order
+        from the next seat puts them."""
+        if ending == "last-trump":
+            return self._order_from(state, self._next_seat(state, state["final_lap"]["trigger"]))
+        return self._order_from(state, START_SEAT)
 
     def _describe_move(self, state: dict, seat: int, action: dict, before: str, after: str) -> dict:
         """What a move did, for the table and the phones::

@@ -6,6 +6,7 @@ wolves, filling the attack schedule) and then play chosen actions through ``appl
 """
 
 import json
+import random
 
 import pytest
 
@@ -28,8 +29,11 @@ def act(state, seat, type, **fields):
 
 
 def refused(state, seat, action, match):
+    """Assert that ``action`` is refused with a message matching ``match``; state unchanged."""
+    before = GAME.dump(state)
     with pytest.raises(IllegalAction, match=match):
         GAME.apply(state, seat, action)
+    assert GAME.dump(state) == before
 
 
 def stack_deck(state, *ids):
@@ -416,15 +420,96 @@ def test_an_empty_action_chip_means_no_attack():
     assert state["turn"]["seat"] == 1 and state["turn"]["step"] == "roll"
 
 
-def test_losing_the_last_pig_ends_the_game_at_once():
+def test_losing_the_last_pig_ends_the_game_when_the_attack_is_declared_done():
     state = attack_state()
     state["pigs"] = [3, 1, 2]
     state = act(state, 1, "pig_lost")
+    assert not GAME.is_over(state) and state["turn"]["step"] == "attack"
+    assert GAME.to_act(state) == [0, 2]  # seat 1 has nothing left to report
+    refused(state, 1, {"type": "pig_lost"}, "no pig left to lose")
+    state = act(state, 0, "attack_done")
     assert GAME.is_over(state)
     result = GAME.result(state)
     assert result["ending"] == "last_pig"
     assert result["winners"] == [0] and result["scores"] == {"0": 3, "1": 0, "2": 2}
     assert [(e["seat"], e["place"]) for e in result["ranking"]] == [(0, 1), (2, 2), (1, 3)]
+
+
+def play_to_attack_of_turn(state, number):
+    """Play the first legal action of whoever's turn it is until the attack of turn
+    ``number``; the attacks on the way hit nobody."""
+    while not (state["turn"]["step"] == "attack" and state["turn"]["number"] == number):
+        seat = state["turn"]["seat"]
+        step = state["turn"]["step"]
+        state = GAME.apply(state, seat, {"type": "attack_done"} if step == "attack" else GAME.legal_actions(state, seat)[0])
+    return state
+
+
+@pytest.mark.parametrize("reports", [(1, 0), (0, 1)])
+def test_one_attack_is_settled_together_whoever_reports_first(reports):
+    """The issue's table: 3 players, seed 42, seat 0 down to 1 pig at the attack of turn 8,
+    which takes a pig from seat 0 and one from seat 1. It used to end on seat 0's tap,
+    refusing seat 1's loss when it came second (seats 1 and 2 then tied)."""
+    state = play_to_attack_of_turn(GAME.setup(3, 42), 7)
+    assert state["turn"]["seat"] == 0
+    state = act(state, 0, "pig_lost")
+    state = act(state, 0, "pig_lost")
+    state = act(state, 0, "attack_done")
+    state = play_to_attack_of_turn(state, 8)
+    assert state["turn"]["seat"] == 1 and state["pigs"] == [1, 3, 3]
+    for seat in reports:
+        state = act(state, seat, "pig_lost")
+    assert not GAME.is_over(state) and state["pigs"] == [0, 2, 3]
+    state = act(state, 1, "attack_done")
+    result = GAME.result(state)
+    assert result["ending"] == "last_pig" and result["winners"] == [2]
+    assert [(e["seat"], e["place"], e["pigs"]) for e in result["ranking"]] == [(2, 1, 3), (1, 2, 2), (0, 3, 0)]
+
+
+def _reports(chooser, state, seat):
+    """What ``seat`` reports to the attack in ``state``, in its own order: some pigs lost,
+    perhaps invincibility after them, and (the turn seat) perhaps a wolf in the pot."""
+    lost = chooser.randint(0, state["pigs"][seat])
+    reports = [{"type": "pig_lost"}] * lost
+    if lost < state["pigs"][seat] and not state["invincibility_used"][seat] and chooser.random() < 0.3:
+        reports.append({"type": "invincible"})
+    if seat == state["turn"]["seat"] and state["pots"] and chooser.random() < 0.5:
+        reports.insert(chooser.randint(0, len(reports)), {"type": "wolf_potted", "wolf": 1})
+    return reports
+
+
+def _interleaved(chooser, queues):
+    """One random order of all the reports that keeps each seat's own order."""
+    queues = {seat: list(reports) for seat, reports in queues.items() if reports}
+    order = []
+    while queues:
+        seat = chooser.choice(sorted(queues))
+        order.append((seat, queues[seat].pop(0)))
+        if not queues[seat]:
+            del queues[seat]
+    return order
+
+
+def test_every_report_order_of_an_attack_gives_the_same_outcome():
+    chooser = random.Random(9)
+    last_pig_endings = 0
+    for _ in range(300):
+        players = chooser.randint(2, 4)
+        start = attack_state(players=players, seat=chooser.randrange(players))
+        start["pigs"] = [chooser.randint(1, 3) for _ in range(players)]
+        start["invincibility_used"] = [chooser.random() < 0.3 for _ in range(players)]
+        start["pots"] = chooser.randint(0, 1)
+        queues = {seat: _reports(chooser, start, seat) for seat in range(players)}
+        outcomes = []
+        for _ in range(4):
+            state = start
+            for seat, action in _interleaved(chooser, queues):
+                state = GAME.apply(state, seat, action)  # every report is accepted, in any order
+            state = GAME.apply(state, start["turn"]["seat"], {"type": "attack_done"})
+            outcomes.append((state["pigs"], state["ending"], state["result"], state["tiebreak"], GAME.to_act(state)))
+        assert all(outcome == outcomes[0] for outcome in outcomes), queues
+        last_pig_endings += outcomes[0][1] == "last_pig"
+    assert last_pig_endings > 50  # the case the property is about comes up often
 
 
 def test_invincibility_protects_against_one_attack_and_is_used_only_once():
@@ -574,11 +659,12 @@ def test_a_spent_physical_deck_asks_for_two_movement_cards():
 
 
 def ended(pigs, seat_losing=None):
-    """A 4-player game whose attack ends it by ``seat_losing`` losing its last pig."""
+    """A 4-player game whose attack (seat 0's) ends it by ``seat_losing`` losing its last pig."""
     state = attack_state(players=len(pigs))
     state["pigs"] = list(pigs)
     state["pigs"][seat_losing] = 1
-    return act(state, seat_losing, "pig_lost")
+    state = act(state, seat_losing, "pig_lost")
+    return act(state, 0, "attack_done")
 
 
 def test_ties_on_pigs_alive_are_broken_by_pigs_on_the_ground_keyed_by_the_tied_only():

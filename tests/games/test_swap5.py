@@ -7,6 +7,8 @@ actions; every test asserts exact outcomes.
 
 import json
 from collections import Counter
+from itertools import combinations
+from pathlib import Path
 
 import pytest
 
@@ -76,9 +78,24 @@ def test_score_board_counts_runs_of_each_colour(rows, expected):
 
 
 def test_score_board_counts_every_line_through_a_piece():
-    # the book's 縦 + 横 + 斜め (合計3点): a column, a row and a diagonal sharing C3
+    # a column, a row and a diagonal sharing C3: 7 pieces, more than a colour has in a game
     rows = ["B....", ".B...", "BBB..", "..B..", "..B.."]
     assert score_board(rows) == {"R": 0, "G": 0, "Y": 0, "B": 3}
+
+
+def test_the_rules_doc_lists_every_score_five_pieces_of_a_colour_can_make():
+    # RULINGS §3: no 3-point shape of 5 pieces; the book's 合計3点 figure shows separate runs
+    possible = set()
+    for cells in combinations(range(25), 5):  # all 53,130 placements
+        board = ["."] * 25
+        for cell in cells:
+            board[cell] = "R"
+        board = "".join(board)
+        possible.add(score_board([board[row : row + 5] for row in range(0, 25, 5)])["R"])
+    assert possible == {0, 1, 2, 5}
+    listed = ", ".join(map(str, sorted(possible)[:-1])) + f" or {max(possible)}"
+    doc = " ".join((Path(__file__).parents[2] / "docs" / "rules" / "swap5.md").read_text(encoding="utf-8").split())
+    assert f"with its 5 pieces a colour scores **{listed}**" in doc
 
 
 def test_score_board_counts_a_run_once_however_long():
@@ -561,7 +578,7 @@ FINAL_MOVES = {1: ("D1", "E1"), 2: ("D3", "D2"), 3: ("D4", "D5")}
 
 
 @pytest.mark.parametrize("direction, order, winner", [("clockwise", [1, 2, 3], 1), ("counterclockwise", [3, 2, 1], 3)])
-def test_tie_goes_to_the_first_in_turn_order_from_the_start_player(direction, order, winner):
+def test_tie_goes_to_the_first_tied_player_of_the_extra_lap_after_the_start_players_last_card(direction, order, winner):
     state = position(4, TIE_BOARD, hands={0: ["col-D-E"]}, direction=direction)
     state = play(state, 0, type="trump", card="col-D-E")
     assert rows_of(state) == AFTER_RED
@@ -570,15 +587,109 @@ def test_tie_goes_to_the_first_in_turn_order_from_the_start_player(direction, or
         state = play(state, seat, type="move", **{"from": start, "to": end})
     result = GAME.result(state)
     assert result == {"winners": [winner], "scores": {"0": 0, "1": 1, "2": 0, "3": 1}, "ending": "last-trump", "tie_broken": True}
-    assert "first in turn order from the start player" in GAME.view(state, None)["log"][-1]["text"]["en"]
+    last_line = GAME.view(state, None)["log"][-1]["text"]["en"]
+    assert last_line.endswith(f"(tied on points: first to act in the last lap, which began with {{s{order[0]}}}).")
 
 
-def test_a_tie_at_zero_goes_to_the_start_player():
+def quiet_move(state, seat):
+    """A swap or move of ``seat``'s that changes nobody's score."""
+    scores = GAME.view(state, None)["public"]["scores"]
+    for action in GAME.legal_actions(state, seat):
+        if action["type"] != "trump":
+            after = GAME.apply(state, seat, action)
+            if GAME.view(after, None)["public"]["scores"] == scores:
+                return after
+    raise AssertionError(f"seat {seat} has no quiet move")
+
+
+def end_by_last_trump(state, trigger, card):
+    """``trigger`` plays its last trump card (one that changes no score); every other seat
+    then makes a quiet move in the extra lap. Returns the final state and the lap's order."""
+    state["turn"] = trigger
+    state = play(state, trigger, type="trump", card=card)
+    lap = list(state["final_lap"]["remaining"])
+    for seat in lap:
+        assert GAME.to_act(state) == [seat]
+        state = quiet_move(state, seat)
+    return state, lap
+
+
+# one run each for green (seat 1) and blue (seat 3), none for red and yellow; row swaps keep them
+TWO_RUNS = ["GGG.G", ".....", "BBB.B", ".....", "R...Y"]
+
+
+@pytest.mark.parametrize(
+    "direction, trigger, lap, winner",
+    [
+        ("clockwise", 2, [3, 0, 1], 3),  # the extra lap begins after yellow: blue acts before green
+        ("counterclockwise", 2, [1, 0, 3], 1),  # ... and the other way round
+        ("clockwise", 1, [2, 3, 0], 3),  # green emptied their hand: they come after every tied player
+        ("counterclockwise", 3, [2, 1, 0], 1),  # blue emptied their hand
+    ],
+)
+def test_a_last_trump_tie_goes_to_the_tied_player_who_acted_first_in_the_extra_lap(direction, trigger, lap, winner):
+    state = position(4, TWO_RUNS, hands={trigger: ["row-1-2"]}, direction=direction)
+    state, played = end_by_last_trump(state, trigger, "row-1-2")
+    assert played == lap
+    result = GAME.result(state)
+    assert result == {"winners": [winner], "scores": {"0": 0, "1": 1, "2": 0, "3": 1}, "ending": "last-trump", "tie_broken": True}
+
+
+@pytest.mark.parametrize("trigger, winner", [(0, 1), (1, 0)])
+def test_two_players_tied_on_both_colours_the_one_who_did_not_empty_their_hand_wins(trigger, winner):
+    rows = ["RRR.R", "YYY.Y", "GGG.G", "BBB.B", "....."]  # seat 0: red 1 + yellow 1; seat 1: green 1 + blue 1
+    state = position(2, rows, hands={trigger: ["row-5-1"]})
+    state, lap = end_by_last_trump(state, trigger, "row-5-1")
+    assert lap == [winner]
+    assert GAME.result(state) == {"winners": [winner], "scores": {"0": 2, "1": 2}, "ending": "last-trump", "tie_broken": True}
+
+
+def test_a_tie_at_zero_after_the_last_trump_card_goes_to_the_other_player():
     state = position(2, hands={0: ["row-1-2"], 1: []})
     state = play(state, 0, type="trump", card="row-1-2")
     state = play(state, 1, **next(a for a in GAME.legal_actions(state, 1)))
     assert GAME.result(state)["scores"] == {"0": 0, "1": 0}
-    assert GAME.result(state)["winners"] == [0]
+    assert GAME.result(state)["winners"] == [1]
+
+
+# yellow's swap of E2 with green's E1 completes a yellow row and a green row at once
+DOUBLE_FIVE = ["YYYYG", "GGGGY", ".....", ".....", "R...B"]
+
+
+@pytest.mark.parametrize("direction, winner", [("clockwise", 1), ("counterclockwise", 2)])
+def test_a_five_point_tie_goes_to_who_acted_first_in_the_lap_in_progress_from_the_start_player(direction, winner):
+    # clockwise the lap runs 0, 1, 2: green acted before yellow; counterclockwise it runs
+    # 0, 3, 2, 1: green had not acted yet, so comes after yellow
+    state = position(4, DOUBLE_FIVE, turn=2, direction=direction)
+    state = play(state, 2, type="swap", **{"from": "E2", "to": "E1"})
+    result = GAME.result(state)
+    assert result == {"winners": [winner], "scores": {"0": 0, "1": 5, "2": 5, "3": 0}, "ending": "five-points", "tie_broken": True}
+    assert GAME.view(state, None)["log"][-1]["text"]["en"].endswith("which began with {s0}).")
+
+
+def test_a_five_point_tie_in_the_extra_lap_still_counts_from_the_start_player():
+    state = position(4, DOUBLE_FIVE, hands={1: ["row-3-4"]}, turn=1)
+    state = play(state, 1, type="trump", card="row-3-4")  # green's last card; rows 3 and 4 are empty
+    assert GAME.to_act(state) == [2]
+    state = play(state, 2, type="swap", **{"from": "E2", "to": "E1"})
+    assert GAME.result(state)["ending"] == "five-points"
+    assert GAME.result(state)["winners"] == [1]  # the lap in progress began with seat 0, not after green
+
+
+def test_random_four_player_ties_are_spread_over_the_seats_and_never_go_to_who_emptied_their_hand():
+    from companion.simulate import random_playout
+
+    tie_winners = Counter()
+    for seed in range(200):
+        state, _ = random_playout(GAME, 4, seed)
+        result = GAME.result(state)
+        if result["tie_broken"]:
+            tie_winners[result["winners"][0]] += 1
+            if result["ending"] == "last-trump":
+                assert result["winners"][0] != state["final_lap"]["trigger"], seed
+    ties = sum(tie_winners.values())
+    assert ties > 60  # random games end tied about half the time
+    assert max(tie_winners.values()) < ties / 2, tie_winners  # the old reading gave seat 0 nearly all
 
 
 def test_highest_score_wins_without_tie_break():
