@@ -82,6 +82,8 @@ def create_app(
     from . import pages
 
     app.register_blueprint(pages.blueprint)
+    from . import rules
+    app.register_blueprint(rules.blueprint)
 
     if panel is not None:
         from . import display
