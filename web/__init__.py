@@ -8,6 +8,7 @@ Blueprints:
 
 - ``web.api``   -- ``/api/...``: the JSON API and the event stream (``docs/api.md``);
 - ``web.pages`` -- the HTML pages (join, rejoin, phone, table screen, host tools);
+- ``web.rules`` -- ``/rules/...``: the rules for players (``docs/phone.md``);
 - ``web.display`` -- the OLED panel's mirror, only when a panel is given.
 
 ``web.auth`` holds what both use to turn cookies and tokens into a seat or host right.
