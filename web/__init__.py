@@ -8,6 +8,7 @@ Blueprints:
 
 - ``web.api``   -- ``/api/...``: the JSON API and the event stream (``docs/api.md``);
 - ``web.pages`` -- the HTML pages (join, rejoin, phone, table screen, host tools);
+- ``web.rules`` -- ``/rules/...``: the rules for players (``docs/phone.md``);
 - ``web.probes`` -- the phones' connectivity probes, so they stay on the companion's Wi-Fi;
 - ``web.display`` -- the OLED panel's mirror, only when a panel is given.
 
@@ -87,6 +88,9 @@ def create_app(
     from . import pages
 
     app.register_blueprint(pages.blueprint)
+    from . import rules
+
+    app.register_blueprint(rules.blueprint)
 
     from . import probes
 
