@@ -34,7 +34,7 @@ TURN_PARTS = {
 # Every control of the page, and whether it is the element at its own centre.
 UNCOVERED = """() => {
   const controls = [...document.querySelectorAll('button, a[href], input, select, summary, [data-pick]')]
-    .filter((node) => node.getClientRects().length && getComputedStyle(node).visibility !== 'hidden');
+    .filter((node) => node.checkVisibility({visibilityProperty: true}));  // not inside a closed <details>
   const covered = [];
   for (const node of controls) {
     node.scrollIntoView({block: 'center', inline: 'center'});
