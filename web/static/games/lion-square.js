@@ -129,7 +129,6 @@ function hand(ctx) {
       type: "button",
       "data-pick": "card",
       "data-card": card,
-      "aria-disabled": usable ? null : "true",
       title: cardName(ctx, card),
       onclick: () => (usable ? picker.choose("card", card) : ctx.explain(`${cardName(ctx, card)}: ${whyNot(ctx, card)}`)),
     }, face(ctx, card));

@@ -50,7 +50,7 @@ function board(ctx) {
       } else if (piece !== "." && view.private) {
         // Another colour's piece: a tap says why it does not move.
         grid.append(el("button", {
-          type: "button", class: classes.join(" "), "data-pick": "cell", "data-cell": cell, "aria-disabled": "true",
+          type: "button", class: classes.join(" "), "data-pick": "cell", "data-cell": cell,
           "aria-label": `${cell} ${colourName(ctx, piece)}`,
           onclick: () => ctx.explain(whyNotPiece(ctx, piece)),
         }, content));
@@ -73,7 +73,7 @@ function trumps(ctx) {
       el("div", { class: "hand" }, mine.hand.map((card) => picker && picker.possible("card", card)
         ? el("button", { type: "button", class: `trump ${picker.isChosen("card", card) ? "chosen" : ""}`, "data-pick": "card", "data-card": card,
           onclick: () => picker.choose("card", card) }, trumpName(ctx, card))
-        : el("button", { type: "button", class: "trump idle", "data-pick": "card", "data-card": card, "aria-disabled": "true",
+        : el("button", { type: "button", class: "trump idle", "data-pick": "card", "data-card": card,
           onclick: () => ctx.explain(view.actions.length ? ctx.t("swap5.why.trump") : ctx.t("why.not_your_turn")) },
         trumpName(ctx, card))))) : null,
     p.trumps_played.length ? el("p", {}, ctx.t("swap5.played"), " ",
