@@ -13,6 +13,7 @@ Routes:
 ``/R/<token>`` a rejoin link: trades the token for its cookie, then 303 to a clean URL
 ``/play``      the phone: this seat's view and its moves
 ``/table``     the public view for a shared screen, with the join QR code
+``/favicon.ico`` the pages' icon
 
 While the companion's own Wi-Fi is up, the join QR code alternates with a Wi-Fi QR code
 (``_join_qr.html``), and the join address is the access point's.
@@ -29,7 +30,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import segno
-from flask import Blueprint, current_app, make_response, render_template, request
+from flask import Blueprint, current_app, make_response, render_template, request, send_from_directory
 from markupsafe import Markup
 
 from . import auth
@@ -80,9 +81,10 @@ def join_url() -> str:
 
 @lru_cache(maxsize=64)  # the join code's QR is on most pages; drawing one costs milliseconds on a Pi
 def qr_svg(url: str, label: str) -> Markup:
-    """``url`` as an inline SVG QR code (segno writes only path data: nothing to escape)."""
+    """``url`` as an inline SVG QR code (segno writes only path data: nothing to escape).
+    It has a viewBox and no fixed size, so the page's stylesheet scales it to its box."""
     svg = segno.make(url, error="m").svg_inline(scale=5, border=2, dark="#000", light="#fff",
-                                                svgclass="qr", title=None)
+                                                svgclass="qr", title=None, omitsize=True)
     return Markup(svg.replace("<svg ", f'<svg role="img" aria-label="{Markup.escape(label)}" ', 1))
 
 
@@ -134,6 +136,12 @@ def _caller() -> tuple[int | None, bool]:
     """The caller's seat (or None) and whether they are the host, from their cookies."""
     table = _companion().table
     return auth.seat_of(table, request), auth.is_host(table, request)
+
+
+@blueprint.get("/favicon.ico")
+def favicon():
+    """Browsers ask for it on every page; without it every page logs a 404."""
+    return send_from_directory(current_app.static_folder, "favicon.ico", mimetype="image/vnd.microsoft.icon", max_age=86400)
 
 
 @blueprint.get("/")

@@ -127,7 +127,12 @@ def test_lion_square_start_from_the_home_page_pass_hands_and_play(live, new_phon
             card = table.view(seat)["actions"][0]["card"]
             passed[seat] = card
             before = table.version
+            # A tap on a card only selects it; the confirm button names the move and sends it.
             page.locator(f'.hand button[data-card="{card}"]').click()
+            left = f"Player {(seat + 1) % 3 + 1}"
+            expect(page.get_by_test_id("confirm")).to_have_text(re.compile(rf"^Pass .+ to {left}$"))
+            assert table.version == before
+            page.get_by_test_id("confirm").click()
             after(live, phones, before)
             if seat == 0 and adjustment == 0:
                 # Who has chosen is public, what they chose is not.
@@ -137,7 +142,8 @@ def test_lion_square_start_from_the_home_page_pass_hands_and_play(live, new_phon
             receiver = phones[(seat + 1) % 3]
             expect(receiver.locator(f'.hand [data-card="{card}"]')).to_have_count(1)
 
-    # The start player puts down any card: on the empty field there is one cell, so the tap goes at once.
+    # The start player puts down any card: on the empty field there is one cell, so the card's
+    # tap completes the move, which then waits for the confirm button.
     view = table.view(None)
     assert view["public"]["step"] == "start"
     starter = view["to_act"][0]
@@ -145,6 +151,7 @@ def test_lion_square_start_from_the_home_page_pass_hands_and_play(live, new_phon
     assert {json.dumps(a["cell"]) for a in table.view(starter)["actions"]} == {json.dumps(action["cell"])}
     before = table.version
     phones[starter].locator(f'.hand button[data-card="{action["card"]}"]').click()
+    phones[starter].get_by_test_id("confirm").click()
     after(live, phones, before)
 
     # The next player plays a card beside it, tapping the card, then the cell.
@@ -175,17 +182,23 @@ def meow_move(page, live, seat: int) -> None:
         return
     cards = {a.get("card") for a in actions}
     if step == "reveal":
+        # A tap on a face-down card selects it; the confirm button reveals it.
         cell = next(a["cell"] for a in actions if "cell" in a)
         page.locator(f'.mo-area.own button[data-cell="{cell_json(cell)}"]').click()
+        page.get_by_test_id("confirm").click()
     elif step == "give":
         if len(cards) > 1:
             page.locator(f'.mo-revealed button[data-card="{actions[0]["card"]}"]').click()
         if len({a["to"] for a in actions}) > 1:
-            page.locator(".actions button.choice").first.click()
+            page.locator(".actions button.choice").first.click()  # its label names the card and the player
+        else:
+            page.get_by_test_id("confirm").click()
     else:
         if len(cards) > 1:
             page.locator(f'.mo-to-place button[data-card="{actions[0]["card"]}"]').click()
         page.locator(f'.mo-area.own button[data-cell="{cell_json(actions[0]["cell"])}"]').click()
+        if len(cards) == 1:  # the cell was the first tap: it waits for the confirm
+            page.get_by_test_id("confirm").click()
 
 
 def test_meow_oracle_three_phones_join_and_play_a_full_round(live, new_phone):
@@ -213,7 +226,7 @@ def test_meow_oracle_three_phones_join_and_play_a_full_round(live, new_phone):
         expect(page.locator(".mo-history summary")).to_have_text("Round 1 points")
         for other in range(3):
             wins = record["wins"][other]
-            expect(page.locator(".seats li").nth(other)).to_contain_text(f"{wins} wins")
+            expect(page.locator(".seats li").nth(other)).to_contain_text(f"Wins: {wins}")
 
 
 # ------------------------------------------------------------------ every game draws

@@ -46,6 +46,33 @@ def test_home_shows_the_upper_case_join_url_its_code_and_its_qr_code(client, tab
     assert "<svg" in body and 'class="qr"' in body
 
 
+def test_the_qr_codes_scale_to_their_box(client, table):
+    """A QR code drawn at a fixed size sat small in the corner of its box: it has a viewBox
+    and no width or height of its own, so the stylesheet scales and centres it."""
+    table.start_game("lion-square", 3, seed=1)
+    client.set_cookie("seat_token", table.join(0, "Ann"))
+    for path in ("/", "/play"):
+        svgs = re.findall(r"<svg [^>]*>", client.get(path).get_data(as_text=True))
+        assert svgs, path
+        for tag in svgs:
+            assert "viewBox=" in tag and "width=" not in tag and "height=" not in tag, (path, tag)
+
+
+def test_the_favicon_is_served_and_named_by_every_page(client):
+    response = client.get("/favicon.ico")
+    assert response.status_code == 200
+    assert response.mimetype == "image/vnd.microsoft.icon"
+    assert response.data[:4] == b"\x00\x00\x01\x00"  # the ICO signature
+    assert '<link rel="icon" href="/favicon.ico">' in client.get("/").get_data(as_text=True)
+
+
+def test_the_phone_page_offers_a_seated_player_to_leave_and_a_watcher_not(client, table):
+    table.start_game("lion-square", 3, seed=1)
+    assert 'data-testid="leave"' not in client.get("/play").get_data(as_text=True)
+    client.set_cookie("seat_token", table.join(1, "Bo"))
+    assert 'data-testid="leave"' in client.get("/play").get_data(as_text=True)
+
+
 def test_the_configured_public_url_goes_into_the_join_url(table):
     from web import create_app
 

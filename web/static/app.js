@@ -68,9 +68,10 @@ export function fill(node, ...children) {
 
 /** An error from the API, carrying its HTTP status and the server's words. */
 export class ApiError extends Error {
-  constructor(status, message) {
+  constructor(status, message, reason = null) {
     super(message);
     this.status = status;
+    this.reason = reason; // the server's machine-readable reason, e.g. "seat_freed"
   }
 }
 
@@ -100,7 +101,7 @@ export async function api(path, { method = "GET", body } = {}) {
   }
   if (!response.ok) {
     const message = (data && ((lang === "ja" && data.error_ja) || data.error)) || t("error.http", { status: response.status });
-    throw new ApiError(response.status, message);
+    throw new ApiError(response.status, message, (data && data.reason) || null);
   }
   return data;
 }
@@ -119,13 +120,16 @@ export function say(message, kind = "info") {
  * locked, so the stream is reopened, and the page refreshed, whenever the page becomes
  * visible again (`visibilitychange`, `pageshow` after a back/forward or a wake-up).
  * Refreshes never overlap: a version announced during one triggers one more after it.
+ * `stop()` closes the stream for good (e.g. once the phone's seat is gone).
  */
 export function follow(refresh) {
   let source = null;
   let running = false;
   let again = false;
+  let stopped = false;
 
   async function run() {
+    if (stopped) return;
     if (running) {
       again = true;
       return;
@@ -135,7 +139,7 @@ export function follow(refresh) {
       do {
         again = false;
         await refresh();
-      } while (again);
+      } while (again && !stopped);
     } catch (error) {
       say(error.message, "error");
     } finally {
@@ -151,7 +155,7 @@ export function follow(refresh) {
   }
 
   function wake() {
-    if (document.visibilityState !== "visible") return;
+    if (stopped || document.visibilityState !== "visible") return;
     open();
     run();
   }
@@ -160,14 +164,20 @@ export function follow(refresh) {
   window.addEventListener("pageshow", (event) => {
     if (event.persisted) wake();
   });
+  function stop() {
+    stopped = true;
+    if (source) source.close();
+  }
+
   open();
   run();
-  return { refresh: run };
+  return { refresh: run, stop };
 }
 
-/** Buzz the phone (where the browser allows it) to say it has become this player's turn. */
+/** Buzz the phone to say it has become this player's turn. Browsers refuse (with a console
+ * error) to vibrate before the first tap on the page, so it is not even asked until then. */
 export function buzz() {
-  if (navigator.vibrate) navigator.vibrate([120, 60, 120]);
+  if (navigator.vibrate && navigator.userActivation?.hasBeenActive) navigator.vibrate([120, 60, 120]);
 }
 
 /** Data the server put in the page (seat, join URL, ...). */

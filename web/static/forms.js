@@ -36,13 +36,14 @@ function optionValue(input) {
 }
 
 /**
- * Build the start-a-game form in `form` from `offered` (the table's offered_games).
+ * Build the start-a-game form in `form` from `offered` (the table's offered_games),
+ * set to the `current` game (the table's `game`, or null) and its player count.
  * `running` says whether an unfinished game would be abandoned (then it asks first).
  * `started(answer, players)` runs after the server started the game.
  */
-export function startForm(form, offered, running, started) {
+export function startForm(form, offered, current, running, started) {
   const gameSelect = el("select", { id: "start-game", name: "game" },
-    offered.map((game) => el("option", { value: game.id }, pick(game.title))));
+    offered.map((game) => el("option", { value: game.id, selected: current && current.id === game.id }, pick(game.title))));
   const playersSelect = el("select", { id: "start-players", name: "players" });
   const optionsBox = el("div", { class: "options" });
   const seedInput = el("input", { id: "start-seed", name: "seed", type: "number", min: "0", step: "1", inputmode: "numeric" });
@@ -51,7 +52,8 @@ export function startForm(form, offered, running, started) {
     const game = offered.find((g) => g.id === gameSelect.value);
     const players = [];
     players.push(...game.player_counts);
-    fill(playersSelect, players.map((n) => el("option", { value: n }, t("game.players", { n }))));
+    const same = current && current.id === game.id;
+    fill(playersSelect, players.map((n) => el("option", { value: n, selected: same && current.players === n }, t("game.players", { n }))));
     fill(optionsBox, game.options.map((option) => {
       const id = `option-${option.name}`;
       const input = option.choices

@@ -1,6 +1,7 @@
-// Host tools: undo, free a seat, hand hosting over, start a new game.
+// Host tools: undo (asks first, naming the move), free a seat or all seats, hand hosting
+// over, start a new game.
 
-import { api, el, fill, follow, pageData, say, t } from "./app.js";
+import { api, el, fill, follow, pageData, pick, renderText, say, t } from "./app.js";
 import { drawSeats, gameLine, startForm } from "./forms.js";
 
 let info = null;
@@ -15,7 +16,22 @@ async function post(path, body, done) {
   live.refresh();
 }
 
-document.getElementById("undo").addEventListener("click", () => post("/api/undo", {}, t("host.undone")));
+/** The last move in force, as the log tells it (undo entries and moves taken back skipped). */
+function lastMove() {
+  const view = info && info.view;
+  const entries = (view && view.log || []).filter((entry) => !entry.undone && !entry.kind);
+  const last = entries[entries.length - 1];
+  return last ? renderText(pick(last.text), view.names) : null;
+}
+
+document.getElementById("undo").addEventListener("click", () => {
+  const move = lastMove();
+  if (window.confirm(move ? t("host.undo_confirm", { move }) : t("host.undo_confirm_plain"))) post("/api/undo", {}, t("host.undone"));
+});
+
+document.getElementById("free-all").addEventListener("click", () => {
+  if (window.confirm(t("host.free_all_confirm"))) post("/api/seats/free-all", {}, t("host.freed_all"));
+});
 
 const live = follow(async () => {
   info = await api("/api/table");
@@ -30,7 +46,7 @@ const live = follow(async () => {
   const form = document.getElementById("start-form");
   if (!form.dataset.built) {
     form.dataset.built = "yes";
-    startForm(form, info.offered_games, () => Boolean(info.game && !info.game.over), (answer, players) => {
+    startForm(form, info.offered_games, info.game, () => Boolean(info.game && !info.game.over), (answer, players) => {
       const seated = pageData.seat !== null && pageData.seat < players;
       window.location.href = seated ? "/play" : pageData.join_path;
     });

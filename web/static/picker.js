@@ -21,7 +21,7 @@ export class Picker {
   constructor(actions, onChange) {
     this.actions = actions;
     this.chosen = {}; // field name -> chosen value; "type" and the pseudo-field "shape" too
-    this.onChange = onChange;
+    this.onChange = onChange; // called with "pick" (a card, piece or cell) or "button" (a labelled move)
   }
 
   /** The actions that agree with `choice` (default: what has been chosen so far). */
@@ -49,9 +49,10 @@ export class Picker {
   /**
    * Choose `field` = `value`. Choices that no longer fit with it are dropped (tapping
    * another card after a cell starts over from that card). Choosing the current value
-   * again un-chooses it.
+   * again un-chooses it. `how` says what was tapped: "pick" (a card, piece or cell: it only
+   * selects) or "button" (a button whose label names the choice).
    */
-  choose(field, value) {
+  choose(field, value, how = "pick") {
     if (this.isChosen(field, value)) {
       delete this.chosen[field];
     } else if (this.consistent(field, value)) {
@@ -61,7 +62,7 @@ export class Picker {
     } else {
       return; // not a legal choice: nothing happens
     }
-    this.onChange();
+    this.onChange(how);
   }
 
   /**
@@ -71,12 +72,12 @@ export class Picker {
   chooseAll(choice) {
     if (!this.matching(choice).length) return;
     this.chosen = { ...choice };
-    this.onChange();
+    this.onChange("button");
   }
 
   clear() {
     this.chosen = {};
-    this.onChange();
+    this.onChange("clear");
   }
 
   /**

@@ -4,11 +4,14 @@
 // The page asks /api/view for what this phone may see (the server decides by the seat
 // cookie; the shared screen gets the public view). The game's own renderer in
 // /static/games/<game-id>.js draws the cards and boards; this file draws what every game
-// shares: whose turn it is, the players, the action bar, the log and the result.
+// shares: whose turn it is, the step's hint, the result, the action bar, the players,
+// the log, and the host's and player's table controls (play again, leave my seat).
+//
+// Nothing on the page is fixed or sticky: on a small phone a pinned bar covers the hand.
 
 import { api, buzz, el, fill, follow, lang, pageData, pick, renderText, say, seatName, t, ApiError } from "./app.js";
 import { Picker } from "./picker.js";
-import generic from "./games/generic.js";
+import generic, { plain } from "./games/generic.js";
 
 const root = document.getElementById("game");
 const mode = pageData.mode; // "play": a phone; "table": the shared screen
@@ -16,8 +19,10 @@ const mode = pageData.mode; // "play": a phone; "table": the shared screen
 let view = null; // the last view drawn
 let picker = null;
 let renderer = generic;
-let hadActions = false;
+let wasWaitedFor = false;
 let sending = false;
+let note = ""; // why a greyed-out choice cannot be taken now; cleared by the next choice
+let seenUndos = null; // the undo entries of the log already seen (null before the first view)
 
 /**
  * The renderer of a game: its module when the server has one, over the generic one.
@@ -36,14 +41,22 @@ async function rendererFor(gameId) {
 }
 
 /**
- * After each choice: a choice that completes an action sends it at once, unless the
- * game wants that kind of move confirmed; otherwise redraw with the narrowed choices.
+ * After each choice. A tap on a card, piece or cell only selects: an action it completes
+ * waits for a second, deliberate tap (a target, or the confirm button that names it).
+ * A choice that completes an action after an earlier one (the cell after the card), or a
+ * button whose label is the move, sends it at once, unless the game wants that kind of
+ * move confirmed. Otherwise: redraw with the narrowed choices.
  */
-function chosen() {
+function chosen(how) {
+  note = "";
   const action = picker.action();
-  if (action && !renderer.confirm(context(), action)) send(action);
+  const deliberate = how === "button" || Object.keys(picker.chosen).length >= 2;
+  if (action && deliberate && !renderer.confirm(context(), action)) send(action);
   else draw();
 }
+
+/** The seats whose input the step still needs (older servers: those who may act). */
+const waitingFor = (someView) => someView.waiting_for ?? someView.to_act;
 
 /**
  * The view to draw: the seat's own on a phone; on the shared screen always the public one,
@@ -61,7 +74,14 @@ async function fetchView() {
 }
 
 async function refresh() {
-  const next = await fetchView();
+  let next;
+  try {
+    next = await fetchView();
+  } catch (error) {
+    // The seat's token opens nothing any more (the seat was freed): say so, stop following.
+    if (error instanceof ApiError && error.status === 401 && mode === "play") return seatFreed(error);
+    throw error;
+  }
   if (!next) {
     view = null;
     fill(root, el("p", { class: "waiting" }, t("game.none")));
@@ -70,14 +90,47 @@ async function refresh() {
   // An answer older than the view on screen (a move's answer can overtake an event's fetch) is dropped.
   if (view && next.version < view.version) return;
   if (view && next.version === view.version && next.game_version === view.game_version) return;
+  await accept(next);
+}
+
+/** Take `next` as the view on screen: keep the selection while the choices stay the same. */
+async function accept(next) {
+  if (view && next.version < view.version) return; // a newer view came by the event stream first
   renderer = await rendererFor(next.game);
-  const sameChoices = view && JSON.stringify(view.actions) === JSON.stringify(next.actions);
+  const sameChoices = view && picker && JSON.stringify(view.actions) === JSON.stringify(next.actions);
+  noticeUndos(next);
   view = next;
-  if (!sameChoices) picker = new Picker(view.actions, chosen);
-  const mine = view.actions.length > 0;
-  if (mine && !hadActions) buzz();
-  hadActions = mine;
+  if (!sameChoices) {
+    picker = new Picker(view.actions, chosen);
+    note = "";
+  }
+  const waited = view.seat !== null && waitingFor(view).includes(view.seat);
+  if (waited && !wasWaitedFor) buzz();
+  wasWaitedFor = waited;
   draw();
+}
+
+/** Every phone says so, briefly, when a move of the current game was taken back. */
+function noticeUndos(next) {
+  const undos = (next.log || []).filter((entry) => entry.kind === "undo").map((entry) => JSON.stringify(entry));
+  const fresh = seenUndos ? undos.filter((entry) => !seenUndos.has(entry)) : [];
+  seenUndos = new Set(undos);
+  if (fresh.length) {
+    const entry = JSON.parse(fresh[fresh.length - 1]);
+    say(t("undo.notice", { move: renderText(pick(entry.text), next.names) }), "notice");
+  }
+}
+
+let live = null;
+
+function seatFreed(error) {
+  live.stop();
+  view = null;
+  fill(root, el("section", { class: "freed", "data-testid": "seat-freed" },
+    el("h1", {}, t("freed.title")),
+    el("p", {}, error.reason === "seat_freed" || !error.message ? t("freed.explain") : error.message),
+    el("a", { class: "big button", href: pageData.join_path, "data-testid": "join-again" }, t("freed.join_again"))));
+  document.getElementById("leave")?.remove();
 }
 
 /** Everything a renderer needs to draw: the view, names, texts, the picker. */
@@ -93,6 +146,11 @@ function context() {
     picker,
     seatName: (seat) => seatName(view.names, seat),
     text: (pair) => renderText(pick(pair), view.names),
+    /** Say why a greyed-out choice cannot be taken now (shown by the action bar). */
+    explain: (why) => {
+      note = why;
+      draw();
+    },
   };
 }
 
@@ -100,37 +158,45 @@ function draw() {
   const ctx = context();
   document.title = `${pick(view.title)} · ${t("app.name")}`;
   root.dataset.version = view.version; // which table version is on screen (tests wait on it)
+  const seated = mode === "play" && view.seat !== null;
   fill(
     root,
     headline(ctx),
-    seats(ctx),
     view.over ? result(ctx) : null,
     el("section", { class: "board", "aria-label": t("board.public") }, renderer.render(ctx)),
-    mode === "play" && view.seat !== null ? actionBar(ctx) : null,
+    seated ? actionBar(ctx) : null,
     mode === "play" && view.seat === null ? el("p", { class: "no-seat" }, t("play.no_seat"), " ",
       el("a", { href: pageData.join_path }, t("play.join_link"))) : null,
+    seats(ctx),
     logList(ctx),
   );
 }
 
 function headline(ctx) {
-  const waiting = view.to_act;
+  const waiting = waitingFor(view);
+  const yours = view.seat !== null && waiting.includes(view.seat);
   let line;
   if (view.over) line = t("turn.over");
-  else if (view.seat !== null && waiting.includes(view.seat)) line = t("turn.yours");
+  else if (yours) line = t("turn.yours");
   else if (waiting.length) line = t("turn.waiting", { names: waiting.map(ctx.seatName).join(t("list.separator")) });
   else line = "";
   const status = renderer.status(ctx);
+  const hintKey = `hint.${view.game}.${(view.public || {}).step}`;
+  const hint = !view.over && t(hintKey) !== hintKey ? t(hintKey) : "";
   return el("header", { class: "headline" },
-    el("h1", {}, pick(view.title)),
+    el("div", { class: "title-line" },
+      el("h1", {}, pick(view.title)),
+      el("a", { class: "rules-link", href: `/rules/${view.game}`, "data-testid": "rules-link" }, t("play.rules"))),
     status ? el("p", { class: "game-status" }, status) : null,
-    el("p", { class: view.actions.length ? "turn mine" : "turn", "data-testid": "turn" }, line));
+    line ? el("p", { class: yours ? "turn mine" : "turn", "data-testid": "turn" }, line) : null,
+    hint ? el("p", { class: "step-hint", "data-testid": "hint" }, hint) : null);
 }
 
 /** The players, who is to act, and (from the renderer) what is public about each. */
 function seats(ctx) {
+  const waiting = waitingFor(view);
   return el("ol", { class: "seats" }, view.names.map((name, seat) => {
-    const toAct = view.to_act.includes(seat);
+    const toAct = waiting.includes(seat);
     return el("li", { class: ["seat", toAct ? "to-act" : "", seat === view.seat ? "me" : ""].join(" ").trim() },
       el("span", { class: "seat-name" }, ctx.seatName(seat)),
       seat === view.seat ? el("span", { class: "you" }, t("seat.you")) : null,
@@ -139,24 +205,41 @@ function seats(ctx) {
   }));
 }
 
+/** The result: the server's summary first (it names winners, ties and the lions' win), then the scores. */
 function result(ctx) {
   const outcome = view.result || {};
   const winners = outcome.winners || [];
   const scores = outcome.scores || {};
+  let first;
+  if (outcome.summary) first = ctx.text(outcome.summary);
+  else if (outcome.lions_win) first = t("result.lions_win");
+  else if (winners.length) first = t(winners.length > 1 ? "result.winners_tied" : "result.winner", { names: winners.map(ctx.seatName).join(t("list.separator")) });
+  else first = t("result.no_winner");
   return el("section", { class: "result", "data-testid": "result" },
     el("h2", {}, t("result.title")),
-    el("p", {}, winners.length
-      ? t("result.winners", { names: winners.map(ctx.seatName).join(t("list.separator")) })
-      : t("result.no_winner")),
+    el("p", { class: "summary", "data-testid": "summary" }, first),
     el("ul", {}, Object.entries(scores).map(([seat, score]) =>
-      el("li", {}, ctx.seatName(Number(seat)), ": ", typeof score === "object" ? JSON.stringify(score) : String(score)))));
+      el("li", {}, ctx.seatName(Number(seat)), ": ", plain(score)))),
+    mode === "play" && pageData.host ? el("button", { class: "big", type: "button", "data-testid": "rematch", onclick: rematch }, t("rematch.button")) : null);
 }
 
-/** The action bar: the next thing to decide, as big buttons, then a confirm button. */
+/** The host starts the same game again: same players on the same seats, a new deal. */
+async function rematch() {
+  try {
+    await api("/api/rematch", { method: "POST", body: {} });
+    say(t("rematch.started"));
+  } catch (error) {
+    say(error.message, "error");
+  }
+  live.refresh();
+}
+
+/** The action bar: the next thing to decide, the confirm button that names the move, cancel. */
 function actionBar(ctx) {
   const bar = el("section", { class: "actions", "aria-label": t("actions.title") });
+  if (note) bar.append(el("p", { class: "note", "data-testid": "note" }, note));
   if (!view.actions.length) return bar;
-  const chosen = picker.action();
+  const chosenAction = picker.action();
   const next = picker.next();
   if (next) {
     const drawn = renderer.drawnFields(ctx, next.field);
@@ -168,20 +251,21 @@ function actionBar(ctx) {
           type: "button",
           "data-field": next.field,
           "data-value": JSON.stringify(value),
-          onclick: () => picker.choose(next.field, value),
+          onclick: () => picker.choose(next.field, value, "button"),
         }, choiceLabel(ctx, next.field, value)))));
     }
-  } else if (chosen) {
+  }
+  if (chosenAction) {
     bar.append(el("button", {
       class: "big confirm",
       type: "button",
       "data-testid": "confirm",
       disabled: sending,
-      onclick: () => send(chosen),
-    }, renderer.describe(ctx, chosen)));
+      onclick: () => send(chosenAction),
+    }, renderer.describe(ctx, chosenAction)));
   }
   if (Object.keys(picker.chosen).length) {
-    bar.append(el("button", { class: "clear", type: "button", onclick: () => picker.clear() }, t("actions.clear")));
+    bar.append(el("button", { class: "clear", type: "button", "data-testid": "cancel", onclick: () => picker.clear() }, t("actions.clear")));
   }
   return bar;
 }
@@ -199,8 +283,8 @@ async function send(action) {
   try {
     const next = await api("/api/actions", { method: "POST", body: { action, version: view.version } });
     say("");
-    view = null; // the answer is the new view: draw it as such
     sending = false;
+    view = null; // the answer is the new view: draw it as such, with a fresh picker
     await accept(next);
   } catch (error) {
     sending = false;
@@ -210,20 +294,57 @@ async function send(action) {
   }
 }
 
-async function accept(next) {
-  if (view && next.version < view.version) return; // a newer view came by the event stream first
-  renderer = await rendererFor(next.game);
-  view = next;
-  picker = new Picker(view.actions, chosen);
-  hadActions = view.actions.length > 0;
-  draw();
+/** One log entry: its text; a move taken back struck through and marked; undo entries set apart. */
+function logEntry(ctx, entry) {
+  const classes = [entry.undone ? "undone" : "", entry.kind ? `kind-${entry.kind}` : ""].join(" ").trim();
+  return el("li", { class: classes || null },
+    el("span", { class: "log-text" }, ctx.text(entry.text)),
+    entry.undone ? el("span", { class: "taken-back" }, ` (${t("log.taken_back")})`) : null);
 }
 
+let wholeLogOpen = false; // the whole log stays open (and is fetched again) across redraws
+
+/** The last entries in play order (newest last), and on a phone the whole game's log one tap
+ * away (not on the shared screen: /api/log answers by the browser's seat, which may hold one). */
 function logList(ctx) {
-  const entries = [...view.log].reverse();
+  let details = null;
+  if (mode === "play") {
+    const whole = el("ul", { class: "log-entries", "data-testid": "full-log" });
+    details = el("details", { class: "full-log", open: wholeLogOpen }, el("summary", {}, t("log.whole")), whole);
+    details.addEventListener("toggle", async () => {
+      wholeLogOpen = details.open;
+      if (!details.open) return;
+      fill(whole, el("li", {}, t("log.loading")));
+      fill(whole, (await wholeLog()).map((entry) => logEntry(ctx, entry)));
+    });
+  }
   return el("section", { class: "log", "aria-label": t("log.title") },
     el("h2", {}, t("log.title")),
-    el("ol", {}, entries.map((entry) => el("li", {}, ctx.text(entry.text)))));
+    el("ul", { class: "log-entries", "data-testid": "log" }, view.log.map((entry) => logEntry(ctx, entry))),
+    details);
 }
 
-follow(refresh);
+/** The whole game's log for this page (an older server without /api/log: the recent entries). */
+async function wholeLog() {
+  try {
+    const answer = await api("/api/log");
+    return Array.isArray(answer) ? answer : answer.log;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return view.log;
+    say(error.message, "error");
+    return [];
+  }
+}
+
+/** A player leaves the table: their seat is freed for someone else (asks first). */
+document.getElementById("leave")?.addEventListener("click", async () => {
+  if (!window.confirm(t("leave.confirm"))) return;
+  try {
+    await api(`/api/seats/${pageData.seat}/leave`, { method: "POST", body: {} });
+    window.location.href = "/";
+  } catch (error) {
+    say(error.message, "error");
+  }
+});
+
+live = follow(refresh);

@@ -62,6 +62,7 @@ function board(ctx) {
     return el("button", {
       class: chosen ? "handle chosen" : "handle",
       type: "button",
+      "data-pick": "take",
       "data-take": `${kind}-${value}`,
       "aria-label": ctx.t("lion-square.take_line"),
       onclick: () => picker.choose(kind, value),
@@ -84,6 +85,7 @@ function board(ctx) {
         grid.append(el("button", {
           class: ["cell", "open", fits ? "fits" : "", picker.isChosen("cell", cell) ? "chosen" : ""].join(" "),
           type: "button",
+          "data-pick": "cell",
           "data-cell": JSON.stringify(cell),
           "aria-label": ctx.t("lion-square.cell"),
           onclick: () => picker.choose("cell", cell),
@@ -97,41 +99,56 @@ function board(ctx) {
     el("figcaption", {}, ctx.t("lion-square.seen_from", { side: ctx.t(`lion-square.side.${side}`) })));
 }
 
+/**
+ * Why a card of the hand cannot be used now, from what the page knows (the step, the
+ * colours on the field): rule [3] when its colour is not on the field, else rule [4]
+ * (no free cell beside a card of its colour fits).
+ */
+function whyNot(ctx, card) {
+  const { view } = ctx;
+  if (!view.actions.length) return ctx.t("why.not_your_turn");
+  const step = view.public.step;
+  if (step === "pass") return ctx.t("lion-square.why.pass");
+  if (step === "turn" && !view.actions.some((a) => a.type === "play")) return ctx.t("lion-square.why.must_take");
+  if (step === "turn") {
+    const species = card.split("-")[0];
+    const onField = new Set(view.public.field.map(({ card: c }) => c.split("-")[0]));
+    return ctx.t(onField.has(species) ? "lion-square.why.no_cell" : "lion-square.why.colour");
+  }
+  return ctx.t("lion-square.why.not_now");
+}
+
 function hand(ctx) {
   const { el, view, picker } = ctx;
   const mine = view.private;
   const cards = mine.hand.map((card) => {
     const usable = picker.possible("card", card);
-    if (!usable) return cardNode(ctx, card, { class: `card ${SPECIES_CLASS(card)} idle`, "data-card": card });
     return el("button", {
-      class: ["card", SPECIES_CLASS(card), picker.consistent("card", card) ? "fits" : "", picker.isChosen("card", card) ? "chosen" : ""].join(" "),
+      class: ["card", SPECIES_CLASS(card), usable ? "" : "idle", picker.consistent("card", card) ? "fits" : "",
+        picker.isChosen("card", card) ? "chosen" : ""].join(" ").replace(/\s+/g, " ").trim(),
       type: "button",
+      "data-pick": "card",
       "data-card": card,
       title: cardName(ctx, card),
-      onclick: () => picker.choose("card", card),
+      onclick: () => (usable ? picker.choose("card", card) : ctx.explain(`${cardName(ctx, card)}: ${whyNot(ctx, card)}`)),
     }, face(ctx, card));
   });
-  return el("section", { class: "private" },
-    el("h2", {}, ctx.t("lion-square.your_hand")),
+  return el("section", { class: "private ls-hand" },
+    el("h2", {}, ctx.t("lion-square.your_hand"), " · ", ctx.t("lion-square.your_herd", { herd: mine.herd })),
     el("div", { class: "hand" }, cards),
-    el("p", {}, ctx.t("lion-square.your_herd", { herd: mine.herd })),
     mine.passing ? el("p", {}, ctx.t("lion-square.passing", { card: cardName(ctx, mine.passing) })) : null);
 }
 
 export default {
   render(ctx) {
-    const p = ctx.view.public;
-    return [
-      board(ctx),
-      ctx.el("p", { class: "pile" }, ctx.t("lion-square.pile", { n: p.pile })),
-      ctx.view.private ? hand(ctx) : null,
-    ];
+    return [board(ctx), ctx.view.private ? hand(ctx) : null];
   },
 
   status(ctx) {
     const p = ctx.view.public;
     const parts = [ctx.t("status.round_of", { round: p.round, rounds: p.rounds }), this.stepLabel(ctx, p.step)];
     if (p.step === "pass") parts.push(ctx.t("lion-square.adjustment", { n: p.adjustment }));
+    parts.push(ctx.t("lion-square.pile", { n: p.pile }));
     return parts.join(" · ");
   },
 
@@ -146,8 +163,9 @@ export default {
     return ctx.el("span", { class: "seat-info" }, bits.join(" · "));
   },
 
+  /** Cards, cells and the take handles are tapped on the drawing, so the type is never a button. */
   drawnFields(ctx, field) {
-    return field === "card" || field === "cell";
+    return field === "card" || field === "cell" || field === "type" || field === "shape";
   },
 
   prompt(ctx, field) {
@@ -172,7 +190,10 @@ export default {
   describe(ctx, action) {
     const left = ctx.seatName((ctx.seat + 1) % ctx.view.players);
     if (action.type === "pass") return ctx.t("lion-square.do.pass", { card: cardName(ctx, action.card), name: left });
-    if (action.type === "take") return ctx.t("lion-square.do.take");
+    if (action.type === "take") {
+      const n = ctx.view.public.field.filter(({ cell }) => ("row" in action ? cell[0] === action.row : cell[1] === action.column)).length;
+      return ctx.t("lion-square.do.take", { n });
+    }
     return ctx.t(`lion-square.do.${action.type}`, { card: cardName(ctx, action.card) });
   },
 };

@@ -24,6 +24,7 @@ function tapButton(ctx, field, value, content, extra = {}) {
   return ctx.el("button", {
     type: "button",
     class: ["tap", picker.consistent(field, value) ? "fits" : "", picker.isChosen(field, value) ? "chosen" : "", extra.class || ""].join(" "),
+    "data-pick": field,
     onclick: () => picker.choose(field, value),
     ...Object.fromEntries(Object.entries(extra).filter(([k]) => k !== "class")),
   }, content);
@@ -63,7 +64,7 @@ function moving(ctx) {
       el("h2", {}, ctx.t("meow-oracle.revealed", { name: ctx.seatName(p.turn) })),
       el("div", { class: "hand" }, p.revealed.map((card) => picker && picker.possible("card", card.id)
         ? cardFace(ctx, card, { "data-card": card.id, class: `card mo-${card.color} tap ${picker.isChosen("card", card.id) ? "chosen" : ""}`,
-          onclick: () => picker.choose("card", card.id), type: "button" }, "button")
+          "data-pick": "card", onclick: () => picker.choose("card", card.id), type: "button" }, "button")
         : cardFace(ctx, card)))));
   }
   p.to_place.forEach((cards, seat) => {
@@ -73,7 +74,7 @@ function moving(ctx) {
       el("h2", {}, own ? ctx.t("meow-oracle.to_place_you") : ctx.t("meow-oracle.to_place", { name: ctx.seatName(seat) })),
       el("div", { class: "hand" }, cards.map((card) => own && picker && picker.possible("card", card.id)
         ? cardFace(ctx, card, { "data-card": card.id, class: `card mo-${card.color} tap ${picker.isChosen("card", card.id) ? "chosen" : ""}`,
-          onclick: () => picker.choose("card", card.id), type: "button" }, "button")
+          "data-pick": "card", onclick: () => picker.choose("card", card.id), type: "button" }, "button")
         : cardFace(ctx, card)))));
   });
   return parts;
@@ -128,13 +129,24 @@ export default {
     return this.typeLabel(ctx, shape.split("|")[0]);
   },
 
+  /** A player to hand the card to; the button names the card too, as its label is the move. */
   label(ctx, field, value) {
-    if (field === "to") return value === ctx.seat ? ctx.t("meow-oracle.to_yourself") : ctx.seatName(value);
-    return undefined;
+    if (field !== "to") return undefined;
+    const who = value === ctx.seat ? ctx.t("meow-oracle.to_yourself") : ctx.seatName(value);
+    const cards = new Set(ctx.picker.matching({ ...ctx.picker.chosen, to: value }).map((a) => a.card));
+    const card = cards.size === 1 ? ctx.view.public.revealed.find((c) => c.id === [...cards][0]) : null;
+    return card ? ctx.t("meow-oracle.give_to", { card: cardName(ctx, card), name: who }) : who;
   },
 
+  /** The confirm button names the move: which card, to whom, where. */
   describe(ctx, action) {
-    if (action.type === "reveal" && action.from === "aside") return ctx.t("meow-oracle.from_aside", { n: ctx.view.public.aside[ctx.seat] });
+    const p = ctx.view.public;
+    const card = [...p.revealed, ...p.to_place.flat()].find((c) => c.id === action.card);
+    const cell = action.cell ? ctx.t("cell.row_column", { row: action.cell[0] + 1, column: action.cell[1] + 1 }) : "";
+    if (action.type === "reveal" && action.from === "aside") return ctx.t("meow-oracle.from_aside", { n: p.aside[ctx.seat] });
+    if (action.type === "reveal") return ctx.t("meow-oracle.do.reveal", { cell });
+    if (action.type === "give" && card) return this.label(ctx, "to", action.to);
+    if (action.type === "place" && card) return ctx.t("meow-oracle.do.place", { card: cardName(ctx, card), cell });
     return this.typeLabel(ctx, action.type);
   },
 };

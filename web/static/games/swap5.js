@@ -15,6 +15,14 @@ function colourName(ctx, letter) {
   return ctx.t(`swap5.colour.${COLOUR_NAMES[letter] ?? letter}`);
 }
 
+/** Why a piece cannot be tapped now: not this phone's turn, or not one of its colours. */
+function whyNotPiece(ctx, piece) {
+  const { view } = ctx;
+  if (!view.actions.length) return ctx.t("why.not_your_turn");
+  const colours = view.private.colours.map((c) => colourName(ctx, c)).join(ctx.t("list.separator"));
+  return ctx.t("swap5.why.colour", { piece: colourName(ctx, piece), colours });
+}
+
 function board(ctx) {
   const { el, view, picker } = ctx;
   const rows = view.public.board;
@@ -35,9 +43,16 @@ function board(ctx) {
         if (picker.isChosen("from", cell)) classes.push("chosen");
         else classes.push(asTo ? "fits" : "mine");
         grid.append(el("button", {
-          type: "button", class: classes.join(" "), "data-cell": cell,
+          type: "button", class: classes.join(" "), "data-pick": "cell", "data-cell": cell,
           "aria-label": `${cell} ${piece === "." ? ctx.t("swap5.empty") : colourName(ctx, piece)}`,
           onclick: () => picker.choose(field, cell),
+        }, content));
+      } else if (piece !== "." && view.private) {
+        // Another colour's piece: a tap says why it does not move.
+        grid.append(el("button", {
+          type: "button", class: classes.join(" "), "data-pick": "cell", "data-cell": cell,
+          "aria-label": `${cell} ${colourName(ctx, piece)}`,
+          onclick: () => ctx.explain(whyNotPiece(ctx, piece)),
         }, content));
       } else {
         grid.append(el("span", { class: classes.join(" "), "data-cell": cell,
@@ -53,12 +68,14 @@ function trumps(ctx) {
   const p = view.public;
   const mine = view.private;
   return [
-    mine ? el("section", { class: "private" },
+    mine ? el("section", { class: "private s5-trumps" },
       el("h2", {}, ctx.t("swap5.your_colours", { colours: mine.colours.map((c) => colourName(ctx, c)).join(ctx.t("list.separator")) })),
       el("div", { class: "hand" }, mine.hand.map((card) => picker && picker.possible("card", card)
-        ? el("button", { type: "button", class: `trump ${picker.isChosen("card", card) ? "chosen" : ""}`, "data-card": card,
+        ? el("button", { type: "button", class: `trump ${picker.isChosen("card", card) ? "chosen" : ""}`, "data-pick": "card", "data-card": card,
           onclick: () => picker.choose("card", card) }, trumpName(ctx, card))
-        : el("span", { class: "trump idle", "data-card": card }, trumpName(ctx, card))))) : null,
+        : el("button", { type: "button", class: "trump idle", "data-pick": "card", "data-card": card,
+          onclick: () => ctx.explain(view.actions.length ? ctx.t("swap5.why.trump") : ctx.t("why.not_your_turn")) },
+        trumpName(ctx, card))))) : null,
     p.trumps_played.length ? el("p", {}, ctx.t("swap5.played"), " ",
       p.trumps_played.map((entry) => `${trumpName(ctx, entry.card)} (${ctx.seatName(entry.seat)})`).join(ctx.t("list.separator"))) : null,
   ];
@@ -85,11 +102,10 @@ export default {
     return ctx.el("span", { class: "seat-info" }, bits.join(" · "));
   },
 
-  /** Pieces, targets and trump cards are tapped on the drawing; once a piece is
-   * chosen, the target decides between swap and move, so no type buttons then. */
+  /** Pieces, targets and trump cards are tapped on the drawing; the target decides
+   * between swap and move, so the type is never a button. */
   drawnFields(ctx, field) {
-    if (field === "type") return "from" in ctx.picker.chosen;
-    return field === "from" || field === "to" || field === "card";
+    return field === "type" || field === "from" || field === "to" || field === "card";
   },
 
   prompt(ctx, field) {
