@@ -143,6 +143,8 @@ def test_a_join_does_not_make_a_pending_action_stale(table):
     view = table.view(seat)
     table.join(1 - seat, "Late")
     table.act(seat, view["actions"][0], view["version"])
+    assert [(entry["seat"], entry["action"]) for entry in table.action_log()] == [(seat, view["actions"][0])]
+    assert table.view(None)["game_version"] == view["game_version"] + 1
 
 
 def test_restart_restores_the_same_version_and_views(tmp_path):
@@ -366,9 +368,13 @@ def test_a_seat_that_is_not_a_number_is_a_bad_request(table):
 
 
 def test_unsubscribing_twice_is_harmless(table):
-    unsubscribe = table.subscribe(lambda version: None)
+    heard, kept = [], []
+    unsubscribe = table.subscribe(heard.append)
+    table.subscribe(kept.append)
     unsubscribe()
     unsubscribe()
+    table.start_game("meow-oracle", 2, seed=1)
+    assert heard == [] and kept == [table.version], "the other listener still hears, the removed one does not"
 
 
 def test_a_data_directory_that_cannot_be_written_leaves_a_table_that_says_why(tmp_path):
