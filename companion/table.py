@@ -95,7 +95,7 @@ class _Current:
     state: dict
     applied: int  # actions in force
     fingerprints: dict[int, str] = field(default_factory=dict)  # seat -> hash of its options and secrets
-    changed_at: dict[int, int] = field(default_factory=dict)  # seat -> table version when they last changed
+    changed_at: dict[int, int] = field(default_factory=dict)  # seat -> version of its oldest view still current
 
 
 class Table:
@@ -319,9 +319,11 @@ class Table:
         """Apply ``seat``'s action, chosen from a view of table ``version``.
 
         The action is stale, and refused, when what that seat could do or could see
-        privately has changed since then. Changes that leave both alone (another player
-        choosing in a simultaneous step, someone joining) do not make it stale, so
-        players choosing at once do not trip over each other.
+        privately has changed since then, or when the seat itself has moved since then:
+        the same request sent twice (a retry, a double tap, a second tab) is applied once,
+        even when the move leaves the seat's options as they were. Changes that leave all
+        that alone (another player choosing in a simultaneous step, someone joining) do
+        not make it stale, so players choosing at once do not trip over each other.
         """
         if not isinstance(version, int) or isinstance(version, bool):
             raise TableError('an action must carry the "version" of the view it was chosen from')
@@ -346,6 +348,7 @@ class Table:
                     self._store.end_game(current.record.id, current.game.result(new_state), abandoned=False)
             current.state, current.applied = new_state, applied
             self._note_changes(current, fingerprints)
+            current.changed_at[seat] = self._version  # its own move: views before it are stale for it
         self._notify()
 
     def undo(self) -> None:

@@ -128,6 +128,46 @@ def test_an_action_chosen_from_an_old_view_is_refused(table):
             table.act(seat, table.view(seat)["actions"][0], old["version"])
 
 
+REPEATABLE_MOVES = [  # moves that can leave the mover's options as they were
+    ("meow-oracle", {"type": "reveal", "from": "aside"}),
+    ("pig-house", {"type": "pig_action"}),
+    ("meow-oracle-scorer", {"type": "total"}),
+]
+
+
+def play_until_repeatable(table, wanted, seed=0):
+    """Play randomly until some seat may make a move like ``wanted`` that leaves what it
+    may do and see unchanged, so the rules would take the very same move again; return
+    that seat and its view, with that move first."""
+    chooser = random.Random(seed)
+    game = table._current.game
+    for _ in range(500):
+        state = table.state()
+        for seat in table.view(None)["to_act"]:
+            view = table.view(seat)
+            for action in view["actions"]:
+                after = game.apply(state, seat, action) if wanted.items() <= action.items() else None
+                if after and game.seat_digest(after, seat) == game.seat_digest(state, seat):
+                    view["actions"] = [action]
+                    return seat, view
+        seat = chooser.choice(table.view(None)["to_act"])
+        table.act(seat, chooser.choice(table.view(seat)["actions"]), table.version)
+    raise AssertionError(f"no repeatable {wanted} in 500 random moves")
+
+
+@pytest.mark.parametrize("game_id,wanted", REPEATABLE_MOVES)
+def test_the_same_move_sent_twice_is_applied_once(table, game_id, wanted):
+    table.start_game(game_id, 2, seed=0)
+    seat, view = play_until_repeatable(table, wanted)
+    moves = len(table.action_log())
+    table.act(seat, view["actions"][0], view["version"])
+    with pytest.raises(Conflict, match="changed since your view"):
+        table.act(seat, view["actions"][0], view["version"])
+    assert len(table.action_log()) == moves + 1
+    table.act(seat, view["actions"][0], table.version)  # chosen again from a fresh view, it counts
+    assert len(table.action_log()) == moves + 2
+
+
 def test_choices_made_at_once_do_not_make_each_other_stale(table):
     table.start_game("lion-square", 3, seed=2)
     views = [table.view(seat) for seat in range(3)]
