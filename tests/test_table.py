@@ -269,11 +269,9 @@ def test_an_undo_survives_a_restart(tmp_path):
 def test_a_new_game_keeps_seats_that_still_exist(table):
     table.start_game("meow-oracle", 4, seed=1)
     tokens = [table.join(seat, f"P{seat}") for seat in range(4)]
-    table.hand_over_host(3)
     table.start_game("lion-square", 3, seed=1)
     assert table.names() == ["P0", "P1", "P2"]
     assert table.seat_of(tokens[3]) is None
-    assert table.host_seat is None and not table.has_host
     history = table.public()["history"]
     assert history[0]["abandoned"] and history[0]["game"] == "meow-oracle"
 
@@ -305,8 +303,103 @@ def test_hosting_is_claimed_once_and_can_be_handed_over(table):
     seat_token = table.join(1, "Bea")
     table.hand_over_host(1)
     assert table.is_host(seat_token) and not table.is_host(host)
+    assert table.host_seat == 1 and table.public()["host"] == {"exists": True, "seat": 1}
+
+
+def reopen(table, data_dir):
+    """The same table after a restart (a power cut or a service restart)."""
+    table.close()
+    return Table(data_dir)
+
+
+def assert_host(table, token, others):
+    """``token`` carries host rights and none of ``others`` do; nobody can claim hosting."""
+    assert table.has_host and table.is_host(token)
+    assert not any(table.is_host(other) for other in others)
+    with pytest.raises(Forbidden, match="already has a host"):
+        table.claim_host()
+
+
+def test_claiming_hosting_lasts_across_a_restart(tmp_path):
+    table = Table(tmp_path)
+    host = table.claim_host()
+    assert_host(table, host, ["nope"])
+    table = reopen(table, tmp_path)
+    assert_host(table, host, ["nope"])
+    table.close()
+
+
+def test_hosting_claimed_by_a_start_lasts_across_a_restart(tmp_path):
+    table = Table(tmp_path)
+    host = table.start_game("meow-oracle", 2, seed=1, claim_host=True)
+    assert_host(table, host, [])
+    table = reopen(table, tmp_path)
+    assert_host(table, host, [])
+    table.close()
+
+
+def test_a_hand_over_retires_the_old_host_token_for_good(tmp_path):
+    table = Table(tmp_path)
+    host = table.start_game("meow-oracle", 2, seed=1, claim_host=True)
+    bea = table.join(1, "Bea")
+    table.hand_over_host(1)
+    assert_host(table, bea, [host])
+    assert table.host_seat == 1
+    table = reopen(table, tmp_path)
+    assert_host(table, bea, [host])
+    assert table.host_seat == 1
+    table.close()
+
+
+def test_a_host_who_frees_their_own_seat_stays_host(tmp_path):
+    table = Table(tmp_path)
+    host = table.start_game("meow-oracle", 2, seed=1, claim_host=True)
+    bea = table.join(1, "Bea")
+    table.hand_over_host(1)
     table.free_seat(1)
-    assert not table.is_host(seat_token) and not table.has_host
+    assert table.seat_of(bea) is None and table.host_seat is None
+    assert_host(table, bea, [host])
+    table = reopen(table, tmp_path)
+    assert_host(table, bea, [host])
+    stranger = table.join(1, "Cy")  # whoever takes the freed seat next is a player, not the host
+    assert_host(table, bea, [host, stranger])
+    table = reopen(table, tmp_path)
+    assert_host(table, bea, [host, stranger])
+    assert table.host_seat is None
+    table.close()
+
+
+def test_a_handed_over_host_stays_host_when_a_smaller_game_leaves_them_no_seat(tmp_path):
+    table = Table(tmp_path)
+    host = table.start_game("meow-oracle", 3, seed=1, claim_host=True)
+    ann, cy = table.join(0, "Ann"), table.join(2, "Cy")
+    table.hand_over_host(2)
+    table.start_game("meow-oracle", 2, seed=1)
+    assert table.seat_of(cy) is None and table.public()["host"] == {"exists": True, "seat": None}
+    assert_host(table, cy, [host, ann])
+    table = reopen(table, tmp_path)
+    assert_host(table, cy, [host, ann])
+    table.start_game("meow-oracle", 3, seed=1)  # seat 3 is back, and free
+    newcomer = table.join(2, "Dee")
+    assert_host(table, cy, [host, ann, newcomer])
+    table = reopen(table, tmp_path)
+    assert_host(table, cy, [host, ann, newcomer])
+    table.close()
+
+
+def test_a_table_saved_with_a_host_seat_gives_hosting_to_that_seats_token(tmp_path):
+    table = Table(tmp_path)
+    table.start_game("meow-oracle", 2, seed=1)
+    bea = table.join(1, "Bea")
+    table.close()
+    with sqlite3.connect(tmp_path / "companion.sqlite3") as db:  # as an older companion saved a hand-over
+        db.execute("""INSERT INTO meta (key, value) VALUES ('host_seat', '1')""")
+    table = Table(tmp_path)
+    assert_host(table, bea, ["nope"])
+    table.free_seat(1)
+    table = reopen(table, tmp_path)
+    assert_host(table, bea, ["nope"])
+    table.close()
 
 
 def test_freeing_a_seat_revokes_its_token(table):

@@ -254,6 +254,11 @@ def join(seat: int):
     body = _body(required=("name",))
     token = table.join(seat, body["name"])
     response = jsonify({"seat": seat, "token": token, "rejoin_url": auth.rejoin_url(auth.base_url(), token)})
+    old_seat_token = request.cookies.get(auth.SEAT_COOKIE)
+    if old_seat_token and table.is_host(old_seat_token):
+        # A host's seat token carries hosting even after that seat is gone: the new seat's
+        # cookie replaces it, so it moves to the host cookie and hosting stays on this phone.
+        auth.set_token_cookie(response, "host", old_seat_token)
     auth.set_token_cookie(response, "seat", token)
     return response
 
