@@ -441,6 +441,38 @@ def test_a_full_disk_refuses_the_action_and_changes_nothing(table):
     assert all_views(table) == before
 
 
+class _CommitFails:
+    """The table's SQLite connection, except that COMMIT fails (as SQLITE_BUSY or an I/O
+    error at the end of a transaction would): every statement before it succeeds."""
+
+    def __init__(self, db):
+        self._db = db
+
+    def execute(self, sql, *args):
+        if sql == "COMMIT":
+            raise sqlite3.OperationalError("disk I/O error")
+        return self._db.execute(sql, *args)
+
+    def __getattr__(self, name):
+        return getattr(self._db, name)
+
+
+def test_a_failure_at_commit_changes_nothing(tmp_path):
+    table = Table(tmp_path)
+    table.start_game("meow-oracle", 2, seed=1)
+    seat = table.view(None)["to_act"][0]
+    view = table.view(seat)
+    before, version = all_views(table), table.version
+    table._store._db = _CommitFails(table._store._db)
+    with pytest.raises(StorageError, match="disk I/O error"):
+        table.act(seat, view["actions"][0], view["version"])
+    assert table.version == version and all_views(table) == before and table.action_log() == []
+    assert not table._store._db.in_transaction, "the refused transaction was rolled back"
+    table = reopen(table, tmp_path)
+    assert table.version == version and all_views(table) == before and table.action_log() == []
+    table.close()
+
+
 def test_a_database_from_the_future_is_refused(tmp_path):
     Table(tmp_path).close()
     with sqlite3.connect(tmp_path / "companion.sqlite3") as db:
