@@ -13,7 +13,8 @@ panel sits on the table itself and is trusted like the host.
 
 ``version`` is the table's own counter. It grows with every change (a join, a start,
 an action, an undo), and never goes back, not even on undo, so a phone that holds a
-view of version 12 knows for sure whether it is current.
+view of version 12 knows for sure whether it is current. (One step is never saved: the
+one that shows a full disk, see ``_change``; a restart may come back below it.)
 """
 
 from __future__ import annotations
@@ -121,7 +122,8 @@ class Table:
     @property
     def problem(self) -> str | None:
         """Why the table cannot save anything now (a read-only or full SD card), or None.
-        While it is set the table shows what was saved last and refuses every change."""
+        While it is set the table shows what was saved last and refuses every change; after
+        a failed write each change still tries, and the first one saved clears it."""
         return self._store.problem
 
     @property
@@ -399,10 +401,22 @@ class Table:
     @contextmanager
     def _change(self):
         """One change of the table: its writes and the new version commit together, and
-        the version in memory moves only once the disk has it."""
-        with self._store.transaction():
-            yield
-            self._store.set_meta("version", self._version + 1)
+        the version in memory moves only once the disk has it.
+
+        One exception: when this change is the write that finds the disk full, the table
+        now shows that :attr:`problem`, so the version moves in memory alone (it cannot be
+        saved) and the listeners hear it, as pages and the panel redraw on a new version.
+        The next change saved goes on from there, so the saved version still only grows."""
+        had_problem = self._store.problem
+        try:
+            with self._store.transaction():
+                yield
+                self._store.set_meta("version", self._version + 1)
+        except StorageError:
+            if self._store.problem != had_problem:
+                self._version += 1
+                self._notify()  # under the lock: listeners only note the version (see subscribe)
+            raise
         self._version += 1
 
     def _notify(self) -> None:
@@ -477,6 +491,7 @@ class Table:
         view["version"] = self._version
         view["title"] = current.game.title
         view["names"] = self.names()
+        view["problem"] = self.problem  # so every screen can say at once that nothing is saved
         view["actions"] = [] if seat is None else current.game.legal_actions(current.state, seat)
         return view
 

@@ -34,6 +34,11 @@ def all_views(table):
     return [table.view(seat) for seat in [None, *range(table.players)]]
 
 
+def all_games_shown(table):
+    """Every view's game, without the table's version and problem (which a disk problem changes)."""
+    return [{**view, "version": None, "problem": None} for view in all_views(table)]
+
+
 def test_a_new_table_is_idle_with_a_join_code(table):
     info = table.public()
     assert info["game"] is None and info["seats"] == [] and info["view"] is None
@@ -427,49 +432,123 @@ def test_listeners_and_waiters_hear_every_change(table):
     assert table.wait(table.version, timeout=0.01) == table.version
 
 
-def test_a_full_disk_refuses_the_action_and_changes_nothing(table):
+def test_a_full_disk_refuses_the_action_changes_nothing_and_says_so_until_a_write_succeeds(tmp_path, caplog):
+    table = Table(tmp_path)
     table.start_game("lion-square", 3, seed=1)
+    heard = []
+    table.subscribe(heard.append)
     db = table._store._db
     # SQLite's own page limit makes the database genuinely full, as a full SD card would.
-    db.execute(f"PRAGMA max_page_count = {db.execute('PRAGMA page_count').fetchone()[0]}")
+    pages = db.execute("PRAGMA page_count").fetchone()[0]
+    db.execute(f"PRAGMA max_page_count = {pages}")
     chooser = random.Random(1)
     with pytest.raises(StorageError, match="refused to save"):
         for _ in range(2000):
-            before = all_views(table)
+            before, version = all_games_shown(table), table.version
             seat = chooser.choice(before[0]["to_act"])
-            table.act(seat, chooser.choice(before[seat + 1]["actions"]), table.version)
-    assert all_views(table) == before
+            move = chooser.choice(before[seat + 1]["actions"])
+            table.act(seat, move, version)
+    assert all_games_shown(table) == before and table.action_log()[-1]["action"] != move
+    # The first failed write shows the problem at once: a new version that listeners hear.
+    assert "cannot save" in table.problem and "full" in table.problem and str(tmp_path) not in table.problem
+    assert table.public()["problem"] == table.problem
+    assert table.version == version + 1 and heard[-1] == table.version
+    heard.clear()
+    for _ in range(3):  # still full: refused, but no new version and no new log line
+        with pytest.raises(StorageError):
+            table.act(seat, move, table.version)
+    assert heard == [] and table.version == version + 1 and table.problem
+    assert [r.levelname for r in caplog.records if "cannot write" in r.message] == ["ERROR"]
+    assert str(tmp_path) in caplog.text, "the log names the directory (answers do not)"
+
+    db.execute(f"PRAGMA max_page_count = {pages * 10}")  # someone made room on the card
+    table.act(seat, move, table.version)
+    assert table.problem is None and table.public()["problem"] is None
+    assert table.action_log()[-1]["action"] == move and heard == [version + 2] == [table.version]
+    assert "can be written again" in caplog.text
+    table = reopen(table, tmp_path)
+    assert table.version == version + 2 and table.problem is None
+    table.close()
 
 
-class _CommitFails:
-    """The table's SQLite connection, except that COMMIT fails (as SQLITE_BUSY or an I/O
-    error at the end of a transaction would): every statement before it succeeds."""
+class _FullDisk:
+    """A SQLite connection on a card with no room: reading works, every write fails as
+    SQLite reports a full disk, until ``full`` is set to False."""
 
     def __init__(self, db):
-        self._db = db
+        self._db, self.full = db, True
 
     def execute(self, sql, *args):
-        if sql == "COMMIT":
-            raise sqlite3.OperationalError("disk I/O error")
+        if self.full and sql.split()[0].upper() in ("INSERT", "UPDATE", "DELETE", "COMMIT"):
+            raise sqlite3.OperationalError("database or disk is full")
         return self._db.execute(sql, *args)
 
     def __getattr__(self, name):
         return getattr(self._db, name)
 
 
-def test_a_failure_at_commit_changes_nothing(tmp_path):
+def test_a_restart_on_a_full_disk_shows_the_problem_until_a_write_succeeds(tmp_path, monkeypatch):
+    table = Table(tmp_path)
+    table.start_game("meow-oracle", 2, seed=4)
+    before = all_games_shown(table)
+    table.close()
+    disks = []
+    real_open = table_module.Store._open_for_writing
+
+    def open_a_full_card(self):
+        disks.append(_FullDisk(real_open(self)))
+        return disks[-1]
+
+    monkeypatch.setattr(table_module.Store, "_open_for_writing", open_a_full_card)
+    table = Table(tmp_path)
+    assert "cannot save" in table.problem and table.public()["problem"] == table.problem
+    assert all_games_shown(table) == before, "what was saved is shown as it was"
+    seat = before[0]["to_act"][0]
+    with pytest.raises(StorageError, match="full"):
+        table.act(seat, before[seat + 1]["actions"][0], table.version)
+    assert all_games_shown(table) == before and table.problem
+    disks[-1].full = False
+    table.act(seat, before[seat + 1]["actions"][0], table.version)
+    assert table.problem is None and len(table.action_log()) == 1
+    table.close()
+
+
+class _CommitFails:
+    """The table's SQLite connection, except that COMMIT fails with ``error``: every
+    statement before it succeeds."""
+
+    def __init__(self, db, error):
+        self._db, self._error = db, error
+
+    def execute(self, sql, *args):
+        if sql == "COMMIT":
+            raise self._error
+        return self._db.execute(sql, *args)
+
+    def __getattr__(self, name):
+        return getattr(self._db, name)
+
+
+@pytest.mark.parametrize("error,shown", [
+    # what SQLite raises at COMMIT for a deferred constraint: a refused write, not a disk problem
+    (sqlite3.IntegrityError("FOREIGN KEY constraint failed"), 0),
+    # an I/O error at the end of a transaction: the table now shows a problem (one new version)
+    (sqlite3.OperationalError("disk I/O error"), 1),
+])
+def test_a_failure_at_commit_changes_nothing(tmp_path, error, shown):
     table = Table(tmp_path)
     table.start_game("meow-oracle", 2, seed=1)
     seat = table.view(None)["to_act"][0]
     view = table.view(seat)
-    before, version = all_views(table), table.version
-    table._store._db = _CommitFails(table._store._db)
-    with pytest.raises(StorageError, match="disk I/O error"):
+    before, version = all_games_shown(table), table.version
+    table._store._db = _CommitFails(table._store._db, error)
+    with pytest.raises(StorageError, match=str(error)):
         table.act(seat, view["actions"][0], view["version"])
-    assert table.version == version and all_views(table) == before and table.action_log() == []
+    assert table.version == version + shown and bool(table.problem) == bool(shown)
+    assert all_games_shown(table) == before and table.action_log() == []
     assert not table._store._db.in_transaction, "the refused transaction was rolled back"
     table = reopen(table, tmp_path)
-    assert table.version == version and all_views(table) == before and table.action_log() == []
+    assert table.version == version and all_games_shown(table) == before and table.action_log() == []
     table.close()
 
 
@@ -546,7 +625,7 @@ def test_a_data_directory_that_cannot_be_written_leaves_a_table_that_says_why(tm
     blocker = tmp_path / "not-a-directory"
     blocker.write_text("a file where the data directory should be")
     table = Table(blocker / "data")
-    assert "cannot save" in table.problem
+    assert "cannot save" in table.problem and str(tmp_path) not in table.problem, "the log names paths, answers do not"
     assert table.public()["problem"] == table.problem
     with pytest.raises(StorageError, match="cannot save"):
         table.start_game("meow-oracle", 2, seed=1)
@@ -558,7 +637,7 @@ def test_a_read_only_card_still_shows_the_saved_game_and_refuses_changes(tmp_pat
     table.start_game("lion-square", 3, seed=3)
     token = table.join(0, "Ann")
     play_randomly(table, 10, seed=3)
-    before = all_views(table)
+    before = all_games_shown(table)
     table.close()
 
     def read_only(self):
@@ -567,13 +646,13 @@ def test_a_read_only_card_still_shows_the_saved_game_and_refuses_changes(tmp_pat
     monkeypatch.setattr(table_module.Store, "_open_for_writing", read_only)
     again = Table(tmp_path)
     assert "readonly" in again.problem
-    assert all_views(again) == before and again.seat_of(token) == 0
+    assert all_games_shown(again) == before and again.seat_of(token) == 0
     seat = before[0]["to_act"][0]
     with pytest.raises(StorageError, match="cannot save"):
         again.act(seat, again.view(seat)["actions"][0], again.version)
     with pytest.raises(StorageError):
         again.join(1, "Bob")
-    assert all_views(again) == before
+    assert all_games_shown(again) == before
 
 
 def test_a_corrupt_database_leaves_an_empty_table_that_says_why(tmp_path):
@@ -588,7 +667,7 @@ def test_a_read_only_card_shows_even_the_moves_still_in_the_write_ahead_log(tmp_
     table.start_game("meow-oracle", 2, seed=4)
     table._store._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # the game in the main file...
     play_randomly(table, 6, seed=4)  # ...its last moves only in the write-ahead log
-    before = all_views(table)
+    before = all_games_shown(table)
     assert (tmp_path / "companion.sqlite3-wal").stat().st_size > 0
     # No close(): a power cut leaves the WAL un-checkpointed, exactly as here.
 
@@ -596,7 +675,7 @@ def test_a_read_only_card_shows_even_the_moves_still_in_the_write_ahead_log(tmp_
         raise sqlite3.OperationalError("attempt to write a readonly database")
 
     monkeypatch.setattr(table_module.Store, "_open_for_writing", read_only)
-    assert all_views(Table(tmp_path)) == before
+    assert all_games_shown(Table(tmp_path)) == before
 
 
 def test_a_saved_game_that_can_no_longer_be_replayed_is_set_aside(tmp_path, caplog):

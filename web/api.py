@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import io
 import json
-import logging
 
 import segno
 from flask import Blueprint, Response, current_app, jsonify, request
@@ -32,8 +31,6 @@ from werkzeug.exceptions import HTTPException
 from companion.table import Conflict, Forbidden, IllegalAction, NotFound, StorageError, Table, TableError
 
 from . import auth
-
-log = logging.getLogger(__name__)
 
 blueprint = Blueprint("api", __name__, url_prefix="/api")
 
@@ -109,7 +106,7 @@ def _table_error(error: TableError):
 
 @blueprint.errorhandler(StorageError)
 def _storage_error(error: StorageError):
-    log.error("storage failure: %s", error)
+    # Not logged here: the store logs a disk problem once when it starts and once when it ends.
     return _refusal(503, f"the companion could not save this, so nothing was changed ({error})", _STORAGE_JA)
 
 

@@ -165,6 +165,18 @@ export function follow(refresh) {
   return { refresh: run };
 }
 
+/**
+ * Show or hide the banner saying that nothing can be saved (a full or read-only SD card),
+ * from the `problem` of /api/table or /api/view: it comes at the first failed save and
+ * goes at the first one that works again, and every page learns it with the new version.
+ */
+export function showProblem(problem) {
+  const banner = document.getElementById("problem");
+  if (!banner) return;
+  document.getElementById("problem-text").textContent = problem || "";
+  banner.hidden = !problem;
+}
+
 /** Buzz the phone (where the browser allows it) to say it has become this player's turn. */
 export function buzz() {
   if (navigator.vibrate) navigator.vibrate([120, 60, 120]);

@@ -1,6 +1,6 @@
 // The home page: who sits where, and (for the host or on an idle table) starting a game.
 
-import { api, fill, follow, pageData } from "./app.js";
+import { api, fill, follow, pageData, showProblem } from "./app.js";
 import { drawSeats, gameLine, startForm } from "./forms.js";
 
 const form = document.getElementById("start-form");
@@ -8,6 +8,7 @@ let info = null;
 
 follow(async () => {
   info = await api("/api/table");
+  showProblem(info.problem);
   fill(document.getElementById("game-line"), gameLine(info));
   drawSeats(document.getElementById("seats"), info);
   if (form && !form.dataset.built) {

@@ -1,6 +1,6 @@
 // Host tools: undo, free a seat, hand hosting over, start a new game.
 
-import { api, el, fill, follow, pageData, say, t } from "./app.js";
+import { api, el, fill, follow, pageData, say, showProblem, t } from "./app.js";
 import { drawSeats, gameLine, startForm } from "./forms.js";
 
 let info = null;
@@ -19,6 +19,7 @@ document.getElementById("undo").addEventListener("click", () => post("/api/undo"
 
 const live = follow(async () => {
   info = await api("/api/table");
+  showProblem(info.problem);
   fill(document.getElementById("game-line"), gameLine(info));
   drawSeats(document.getElementById("seats"), info, (seat) => seat.taken ? [
     el("button", { type: "button", onclick: () => window.confirm(t("host.free_confirm", { name: seat.name }))

@@ -6,7 +6,7 @@
 // /static/games/<game-id>.js draws the cards and boards; this file draws what every game
 // shares: whose turn it is, the players, the action bar, the log and the result.
 
-import { api, buzz, el, fill, follow, lang, pageData, pick, renderText, say, seatName, t, ApiError } from "./app.js";
+import { api, buzz, el, fill, follow, lang, pageData, pick, renderText, say, seatName, showProblem, t, ApiError } from "./app.js";
 import { Picker } from "./picker.js";
 import generic from "./games/generic.js";
 
@@ -69,6 +69,7 @@ async function refresh() {
   }
   // An answer older than the view on screen (a move's answer can overtake an event's fetch) is dropped.
   if (view && next.version < view.version) return;
+  showProblem(next.problem);
   if (view && next.version === view.version && next.game_version === view.game_version) return;
   renderer = await rendererFor(next.game);
   const sameChoices = view && JSON.stringify(view.actions) === JSON.stringify(next.actions);
