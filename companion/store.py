@@ -4,9 +4,9 @@ The database is the table's memory across power cuts. It is opened in WAL mode w
 ``synchronous=FULL``, so a change whose transaction returned is on the disk even if
 the plug is pulled the next instant; a transaction cut short leaves no trace.
 
-What is stored (see SCHEMA): the table's own keys (version, join code, host), the games
-played (id, players, options, seed, result), the seats, and every action in order, undone
-ones flagged rather than deleted. A game's state is never the source of truth: it is
+What is stored (see SCHEMA): the table's own keys (version, join code, host, when it was
+last opened), the games played (id, players, options, seed, result), the seats, and every
+action in order, undone ones flagged rather than deleted. A game's state is never the source of truth: it is
 recomputed by replaying the seed and the actions, from a periodic snapshot when there
 is one (snapshots only save time; deleting them changes nothing).
 """
@@ -14,11 +14,14 @@ is one (snapshots only save time; deleting them changes nothing).
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 import time
 from urllib.parse import quote
 from dataclasses import dataclass
 from pathlib import Path
+
+log = logging.getLogger(__name__)
 
 SCHEMA_VERSION = 1
 
@@ -87,14 +90,22 @@ class Store:
     def __init__(self, data_dir: str | Path):
         self.path = Path(data_dir) / self.FILENAME
         self.problem: str | None = None
-        """Why nothing can be saved (a read-only or full SD card), or None when all is well."""
+        """Why nothing can be saved (a read-only or full SD card), or None when all is well.
+        It is shown to everyone, so it never names the data directory (the log does)."""
+        self._retry_writes = False
+        """Whether the problem came from a failed write: then every change still tries, and
+        the first that succeeds clears it (someone made room on the card)."""
         try:
             self._db = self._open_for_writing()
         except (sqlite3.Error, OSError) as error:
             # Crashing would only make systemd restart us into the same wall. Instead the
             # table shows what was saved last and refuses every change with this reason.
-            self.problem = f"the companion cannot save its data in {self.path.parent} ({error})"
+            reason = error.strerror if isinstance(error, OSError) else str(error)  # an OSError's text names the path
+            self.problem = f"the companion cannot save its data ({reason})"
+            log.error("cannot open %s for writing, so every change is refused until a restart: %s", self.path, error)
             self._db = self._open_read_only()
+        else:
+            self._check_writable()
         stored = self.get_meta("schema")
         if stored is not None and int(stored) != SCHEMA_VERSION:
             raise StorageError(f"{self.path} has schema {stored}; this companion reads schema {SCHEMA_VERSION}")
@@ -137,15 +148,36 @@ class Store:
             db.execute(statement)
         return db
 
+    def _check_writable(self) -> None:
+        """Opening writes nothing, so a full card would go unnoticed until the first change:
+        one real write (the time the table was opened) finds out at once."""
+        try:
+            with self.transaction():
+                self._set_meta("opened_at", time.time())
+        except StorageError:
+            pass  # the problem is set and logged, and the next change tries again
+
     def close(self) -> None:
         self._db.close()
 
     # -------------------------------------------------------------- transactions
 
     def transaction(self):
-        if self.problem:
+        if self.problem and not self._retry_writes:
             raise StorageError(self.problem)
-        return _Transaction(self._db)
+        return _Transaction(self)
+
+    def _write_failed(self, error: sqlite3.Error) -> None:
+        """A write failed. A failure of the disk (full, I/O, read-only) becomes the problem
+        the table shows, logged once per episode; a refused statement is a bug, not a state."""
+        if isinstance(error, sqlite3.OperationalError) and self.problem is None:
+            self.problem, self._retry_writes = f"the companion cannot save its data ({error})", True
+            log.error("cannot write to %s (%s): every change is refused until a write succeeds again", self.path, error)
+
+    def _write_succeeded(self) -> None:
+        if self._retry_writes:
+            self.problem, self._retry_writes = None, False
+            log.warning("%s can be written again: changes are saved again", self.path)
 
     # -------------------------------------------------------------- meta
 
@@ -281,15 +313,18 @@ class Store:
 
 
 class _Transaction:
-    """``with store.transaction():`` — all or nothing; sqlite errors become StorageError."""
+    """``with store.transaction():`` — all or nothing; sqlite errors become StorageError,
+    and the store learns whether the disk took the write (see Store.problem)."""
 
-    def __init__(self, db: sqlite3.Connection):
-        self._db = db
+    def __init__(self, store: Store):
+        self._store = store
+        self._db = store._db
 
     def __enter__(self):
         try:
             self._db.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as error:
+            self._store._write_failed(error)
             raise StorageError(f"the database cannot start a write: {error}") from None
         return self
 
@@ -297,12 +332,15 @@ class _Transaction:
         if kind is None:
             try:
                 self._db.execute("COMMIT")
-                return False
             except sqlite3.Error as commit_error:
                 self._rollback()
+                self._store._write_failed(commit_error)
                 raise StorageError(f"the database refused to save: {commit_error}") from None
+            self._store._write_succeeded()
+            return False
         self._rollback()
         if isinstance(error, sqlite3.Error):
+            self._store._write_failed(error)
             raise StorageError(f"the database refused to save: {error}") from None
         return False
 

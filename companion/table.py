@@ -13,7 +13,8 @@ panel sits on the table itself and is trusted like the host.
 
 ``version`` is the table's own counter. It grows with every change (a join, a start,
 an action, an undo), and never goes back, not even on undo, so a phone that holds a
-view of version 12 knows for sure whether it is current.
+view of version 12 knows for sure whether it is current. (One step is never saved: the
+one that shows a full disk, see ``_change``; a restart may come back below it.)
 """
 
 from __future__ import annotations
@@ -95,7 +96,7 @@ class _Current:
     state: dict
     applied: int  # actions in force
     fingerprints: dict[int, str] = field(default_factory=dict)  # seat -> hash of its options and secrets
-    changed_at: dict[int, int] = field(default_factory=dict)  # seat -> table version when they last changed
+    changed_at: dict[int, int] = field(default_factory=dict)  # seat -> version of its oldest view still current
 
 
 class Table:
@@ -121,7 +122,8 @@ class Table:
     @property
     def problem(self) -> str | None:
         """Why the table cannot save anything now (a read-only or full SD card), or None.
-        While it is set the table shows what was saved last and refuses every change."""
+        While it is set the table shows what was saved last and refuses every change; after
+        a failed write each change still tries, and the first one saved clears it."""
         return self._store.problem
 
     @property
@@ -154,23 +156,26 @@ class Table:
         return found
 
     def is_host(self, token: str | None) -> bool:
-        """Whether a token carries host rights: the host token, or the token of the host's seat."""
+        """Whether a token carries host rights. Constant-time in the token.
+
+        Hosting belongs to one token, never to a seat: the token made by claiming, or
+        after a hand-over the receiving player's seat token. So it never lapses while its
+        holder is there: freeing that seat, or starting a game without it, leaves hosting
+        with the same phone, whose token then opens hosting alone."""
         if not token:
             return False
-        wanted = hash_token(token)
         with self._lock:
-            if self._host_hash and hmac.compare_digest(self._host_hash, wanted):
-                return True
-            seat = self._host_seat
-            return seat is not None and seat in self._seats and hmac.compare_digest(self._seats[seat].token_hash, wanted)
+            return self._host_hash is not None and hmac.compare_digest(self._host_hash, hash_token(token))
 
     @property
     def has_host(self) -> bool:
-        return self._host_hash is not None or self._host_seat is not None
+        return self._host_hash is not None
 
     @property
     def host_seat(self) -> int | None:
-        return self._host_seat
+        """The seat whose token carries host rights, or None (a host without a seat, or no host)."""
+        with self._lock:
+            return next((s for s, held in self._seats.items() if held.token_hash == self._host_hash), None)
 
     def public(self) -> dict:
         """The table as anyone may see it: seats, the public game view, recent games."""
@@ -182,7 +187,7 @@ class Table:
                 "join_code": self._join_code,
                 "problem": self.problem,
                 "offered_games": copy.deepcopy(self._offered),
-                "host": {"exists": self.has_host, "seat": self._host_seat},
+                "host": {"exists": self.has_host, "seat": self.host_seat},
                 "game": None,
                 "seats": [{"seat": s, "name": n, "taken": n is not None} for s, n in enumerate(names)],
                 "view": None,
@@ -243,12 +248,8 @@ class Table:
                     self._store.end_game(self._current.record.id, None, abandoned=True)
                 record_id = self._store.add_game(game_id, players, seed, state["options"])
                 self._store.remove_seats_from(players)
-                if self._host_seat is not None and self._host_seat >= players:
-                    self._store.set_meta("host_seat", None)
                 self._store.set_meta("current_game", record_id)
             self._seats = {s: seat for s, seat in self._seats.items() if s < players}
-            if self._host_seat is not None and self._host_seat >= players:
-                self._host_seat = None
             if host_hash:
                 self._host_hash = host_hash
             self._current = _Current(self._store.game(record_id), game, state, 0)
@@ -274,15 +275,16 @@ class Table:
         return token, hash_token(token)
 
     def hand_over_host(self, seat: int) -> None:
-        """Give host rights to the phone on ``seat``; the old host token stops working."""
+        """Give host rights to the phone on ``seat``: its seat token becomes the host token
+        (it keeps them whatever happens to the seat later); the old host token stops working."""
         with self._lock:
             self._require_seat_number(seat)
             if seat not in self._seats:
                 raise Conflict(f"seat {seat + 1} is free: hosting can only go to a seated player")
+            token_hash = self._seats[seat].token_hash
             with self._change():
-                self._store.set_meta("host_token_hash", None)
-                self._store.set_meta("host_seat", seat)
-            self._host_hash, self._host_seat = None, seat
+                self._store.set_meta("host_token_hash", token_hash)
+            self._host_hash = token_hash
         self._notify()
 
     def join(self, seat: int, name: str) -> str:
@@ -301,27 +303,26 @@ class Table:
         return token
 
     def free_seat(self, seat: int) -> None:
-        """Free a seat (the host's power): its token stops working; its cards stay in play."""
+        """Free a seat (the host's power): its token stops opening it; its cards stay in play.
+        A host's own seat token keeps its host rights (see :meth:`is_host`)."""
         with self._lock:
             self._require_seat_number(seat)
             if seat not in self._seats:
                 raise Conflict(f"seat {seat + 1} is already free")
             with self._change():
                 self._store.remove_seat(seat)
-                if self._host_seat == seat:
-                    self._store.set_meta("host_seat", None)
             del self._seats[seat]
-            if self._host_seat == seat:
-                self._host_seat = None
         self._notify()
 
     def act(self, seat: int, action: dict, version: int) -> None:
         """Apply ``seat``'s action, chosen from a view of table ``version``.
 
         The action is stale, and refused, when what that seat could do or could see
-        privately has changed since then. Changes that leave both alone (another player
-        choosing in a simultaneous step, someone joining) do not make it stale, so
-        players choosing at once do not trip over each other.
+        privately has changed since then, or when the seat itself has moved since then:
+        the same request sent twice (a retry, a double tap, a second tab) is applied once,
+        even when the move leaves the seat's options as they were. Changes that leave all
+        that alone (another player choosing in a simultaneous step, someone joining) do
+        not make it stale, so players choosing at once do not trip over each other.
         """
         if not isinstance(version, int) or isinstance(version, bool):
             raise TableError('an action must carry the "version" of the view it was chosen from')
@@ -346,6 +347,7 @@ class Table:
                     self._store.end_game(current.record.id, current.game.result(new_state), abandoned=False)
             current.state, current.applied = new_state, applied
             self._note_changes(current, fingerprints)
+            current.changed_at[seat] = self._version  # its own move: views before it are stale for it
         self._notify()
 
     def undo(self) -> None:
@@ -399,10 +401,22 @@ class Table:
     @contextmanager
     def _change(self):
         """One change of the table: its writes and the new version commit together, and
-        the version in memory moves only once the disk has it."""
-        with self._store.transaction():
-            yield
-            self._store.set_meta("version", self._version + 1)
+        the version in memory moves only once the disk has it.
+
+        One exception: when this change is the write that finds the disk full, the table
+        now shows that :attr:`problem`, so the version moves in memory alone (it cannot be
+        saved) and the listeners hear it, as pages and the panel redraw on a new version.
+        The next change saved goes on from there, so the saved version still only grows."""
+        had_problem = self._store.problem
+        try:
+            with self._store.transaction():
+                yield
+                self._store.set_meta("version", self._version + 1)
+        except StorageError:
+            if self._store.problem != had_problem:
+                self._version += 1
+                self._notify()  # under the lock: listeners only note the version (see subscribe)
+            raise
         self._version += 1
 
     def _notify(self) -> None:
@@ -421,9 +435,15 @@ class Table:
             if not store.problem:  # with nothing saved, the code lasts until the next start
                 with store.transaction():
                     store.set_meta("join_code", self._join_code)
-        self._host_hash = store.get_meta("host_token_hash")
-        self._host_seat = store.get_meta("host_seat")
         self._seats = {seat: _Seat(name, token_hash) for seat, (name, token_hash) in store.seats().items()}
+        self._host_hash = store.get_meta("host_token_hash")
+        legacy_host_seat = store.get_meta("host_seat")  # saved before hosting moved to tokens
+        if legacy_host_seat is not None:
+            self._host_hash = self._seats[legacy_host_seat].token_hash if legacy_host_seat in self._seats else None
+            if not store.problem:
+                with store.transaction():
+                    store.set_meta("host_token_hash", self._host_hash)
+                    store.set_meta("host_seat", None)
         self._current = None
         record_id = store.get_meta("current_game")
         record = None if record_id is None else store.game(record_id)
@@ -471,6 +491,7 @@ class Table:
         view["version"] = self._version
         view["title"] = current.game.title
         view["names"] = self.names()
+        view["problem"] = self.problem  # so every screen can say at once that nothing is saved
         view["actions"] = [] if seat is None else current.game.legal_actions(current.state, seat)
         return view
 

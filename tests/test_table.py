@@ -34,6 +34,11 @@ def all_views(table):
     return [table.view(seat) for seat in [None, *range(table.players)]]
 
 
+def all_games_shown(table):
+    """Every view's game, without the table's version and problem (which a disk problem changes)."""
+    return [{**view, "version": None, "problem": None} for view in all_views(table)]
+
+
 def test_a_new_table_is_idle_with_a_join_code(table):
     info = table.public()
     assert info["game"] is None and info["seats"] == [] and info["view"] is None
@@ -128,6 +133,46 @@ def test_an_action_chosen_from_an_old_view_is_refused(table):
             table.act(seat, table.view(seat)["actions"][0], old["version"])
 
 
+REPEATABLE_MOVES = [  # moves that can leave the mover's options as they were
+    ("meow-oracle", {"type": "reveal", "from": "aside"}),
+    ("pig-house", {"type": "pig_action"}),
+    ("meow-oracle-scorer", {"type": "total"}),
+]
+
+
+def play_until_repeatable(table, wanted, seed=0):
+    """Play randomly until some seat may make a move like ``wanted`` that leaves what it
+    may do and see unchanged, so the rules would take the very same move again; return
+    that seat and its view, with that move first."""
+    chooser = random.Random(seed)
+    game = table._current.game
+    for _ in range(500):
+        state = table.state()
+        for seat in table.view(None)["to_act"]:
+            view = table.view(seat)
+            for action in view["actions"]:
+                after = game.apply(state, seat, action) if wanted.items() <= action.items() else None
+                if after and game.seat_digest(after, seat) == game.seat_digest(state, seat):
+                    view["actions"] = [action]
+                    return seat, view
+        seat = chooser.choice(table.view(None)["to_act"])
+        table.act(seat, chooser.choice(table.view(seat)["actions"]), table.version)
+    raise AssertionError(f"no repeatable {wanted} in 500 random moves")
+
+
+@pytest.mark.parametrize("game_id,wanted", REPEATABLE_MOVES)
+def test_the_same_move_sent_twice_is_applied_once(table, game_id, wanted):
+    table.start_game(game_id, 2, seed=0)
+    seat, view = play_until_repeatable(table, wanted)
+    moves = len(table.action_log())
+    table.act(seat, view["actions"][0], view["version"])
+    with pytest.raises(Conflict, match="changed since your view"):
+        table.act(seat, view["actions"][0], view["version"])
+    assert len(table.action_log()) == moves + 1
+    table.act(seat, view["actions"][0], table.version)  # chosen again from a fresh view, it counts
+    assert len(table.action_log()) == moves + 2
+
+
 def test_choices_made_at_once_do_not_make_each_other_stale(table):
     table.start_game("lion-square", 3, seed=2)
     views = [table.view(seat) for seat in range(3)]
@@ -143,6 +188,8 @@ def test_a_join_does_not_make_a_pending_action_stale(table):
     view = table.view(seat)
     table.join(1 - seat, "Late")
     table.act(seat, view["actions"][0], view["version"])
+    assert [(entry["seat"], entry["action"]) for entry in table.action_log()] == [(seat, view["actions"][0])]
+    assert table.view(None)["game_version"] == view["game_version"] + 1
 
 
 def test_restart_restores_the_same_version_and_views(tmp_path):
@@ -227,11 +274,9 @@ def test_an_undo_survives_a_restart(tmp_path):
 def test_a_new_game_keeps_seats_that_still_exist(table):
     table.start_game("meow-oracle", 4, seed=1)
     tokens = [table.join(seat, f"P{seat}") for seat in range(4)]
-    table.hand_over_host(3)
     table.start_game("lion-square", 3, seed=1)
     assert table.names() == ["P0", "P1", "P2"]
     assert table.seat_of(tokens[3]) is None
-    assert table.host_seat is None and not table.has_host
     history = table.public()["history"]
     assert history[0]["abandoned"] and history[0]["game"] == "meow-oracle"
 
@@ -263,8 +308,103 @@ def test_hosting_is_claimed_once_and_can_be_handed_over(table):
     seat_token = table.join(1, "Bea")
     table.hand_over_host(1)
     assert table.is_host(seat_token) and not table.is_host(host)
+    assert table.host_seat == 1 and table.public()["host"] == {"exists": True, "seat": 1}
+
+
+def reopen(table, data_dir):
+    """The same table after a restart (a power cut or a service restart)."""
+    table.close()
+    return Table(data_dir)
+
+
+def assert_host(table, token, others):
+    """``token`` carries host rights and none of ``others`` do; nobody can claim hosting."""
+    assert table.has_host and table.is_host(token)
+    assert not any(table.is_host(other) for other in others)
+    with pytest.raises(Forbidden, match="already has a host"):
+        table.claim_host()
+
+
+def test_claiming_hosting_lasts_across_a_restart(tmp_path):
+    table = Table(tmp_path)
+    host = table.claim_host()
+    assert_host(table, host, ["nope"])
+    table = reopen(table, tmp_path)
+    assert_host(table, host, ["nope"])
+    table.close()
+
+
+def test_hosting_claimed_by_a_start_lasts_across_a_restart(tmp_path):
+    table = Table(tmp_path)
+    host = table.start_game("meow-oracle", 2, seed=1, claim_host=True)
+    assert_host(table, host, [])
+    table = reopen(table, tmp_path)
+    assert_host(table, host, [])
+    table.close()
+
+
+def test_a_hand_over_retires_the_old_host_token_for_good(tmp_path):
+    table = Table(tmp_path)
+    host = table.start_game("meow-oracle", 2, seed=1, claim_host=True)
+    bea = table.join(1, "Bea")
+    table.hand_over_host(1)
+    assert_host(table, bea, [host])
+    assert table.host_seat == 1
+    table = reopen(table, tmp_path)
+    assert_host(table, bea, [host])
+    assert table.host_seat == 1
+    table.close()
+
+
+def test_a_host_who_frees_their_own_seat_stays_host(tmp_path):
+    table = Table(tmp_path)
+    host = table.start_game("meow-oracle", 2, seed=1, claim_host=True)
+    bea = table.join(1, "Bea")
+    table.hand_over_host(1)
     table.free_seat(1)
-    assert not table.is_host(seat_token) and not table.has_host
+    assert table.seat_of(bea) is None and table.host_seat is None
+    assert_host(table, bea, [host])
+    table = reopen(table, tmp_path)
+    assert_host(table, bea, [host])
+    stranger = table.join(1, "Cy")  # whoever takes the freed seat next is a player, not the host
+    assert_host(table, bea, [host, stranger])
+    table = reopen(table, tmp_path)
+    assert_host(table, bea, [host, stranger])
+    assert table.host_seat is None
+    table.close()
+
+
+def test_a_handed_over_host_stays_host_when_a_smaller_game_leaves_them_no_seat(tmp_path):
+    table = Table(tmp_path)
+    host = table.start_game("meow-oracle", 3, seed=1, claim_host=True)
+    ann, cy = table.join(0, "Ann"), table.join(2, "Cy")
+    table.hand_over_host(2)
+    table.start_game("meow-oracle", 2, seed=1)
+    assert table.seat_of(cy) is None and table.public()["host"] == {"exists": True, "seat": None}
+    assert_host(table, cy, [host, ann])
+    table = reopen(table, tmp_path)
+    assert_host(table, cy, [host, ann])
+    table.start_game("meow-oracle", 3, seed=1)  # seat 3 is back, and free
+    newcomer = table.join(2, "Dee")
+    assert_host(table, cy, [host, ann, newcomer])
+    table = reopen(table, tmp_path)
+    assert_host(table, cy, [host, ann, newcomer])
+    table.close()
+
+
+def test_a_table_saved_with_a_host_seat_gives_hosting_to_that_seats_token(tmp_path):
+    table = Table(tmp_path)
+    table.start_game("meow-oracle", 2, seed=1)
+    bea = table.join(1, "Bea")
+    table.close()
+    with sqlite3.connect(tmp_path / "companion.sqlite3") as db:  # as an older companion saved a hand-over
+        db.execute("""INSERT INTO meta (key, value) VALUES ('host_seat', '1')""")
+    table = Table(tmp_path)
+    assert_host(table, bea, ["nope"])
+    table.free_seat(1)
+    table = reopen(table, tmp_path)
+    assert_host(table, bea, ["nope"])
+    table.close()
 
 
 def test_freeing_a_seat_revokes_its_token(table):
@@ -292,18 +432,124 @@ def test_listeners_and_waiters_hear_every_change(table):
     assert table.wait(table.version, timeout=0.01) == table.version
 
 
-def test_a_full_disk_refuses_the_action_and_changes_nothing(table):
+def test_a_full_disk_refuses_the_action_changes_nothing_and_says_so_until_a_write_succeeds(tmp_path, caplog):
+    table = Table(tmp_path)
     table.start_game("lion-square", 3, seed=1)
+    heard = []
+    table.subscribe(heard.append)
     db = table._store._db
     # SQLite's own page limit makes the database genuinely full, as a full SD card would.
-    db.execute(f"PRAGMA max_page_count = {db.execute('PRAGMA page_count').fetchone()[0]}")
+    pages = db.execute("PRAGMA page_count").fetchone()[0]
+    db.execute(f"PRAGMA max_page_count = {pages}")
     chooser = random.Random(1)
     with pytest.raises(StorageError, match="refused to save"):
         for _ in range(2000):
-            before = all_views(table)
+            before, version = all_games_shown(table), table.version
             seat = chooser.choice(before[0]["to_act"])
-            table.act(seat, chooser.choice(before[seat + 1]["actions"]), table.version)
-    assert all_views(table) == before
+            move = chooser.choice(before[seat + 1]["actions"])
+            table.act(seat, move, version)
+    assert all_games_shown(table) == before and table.action_log()[-1]["action"] != move
+    # The first failed write shows the problem at once: a new version that listeners hear.
+    assert "cannot save" in table.problem and "full" in table.problem and str(tmp_path) not in table.problem
+    assert table.public()["problem"] == table.problem
+    assert table.version == version + 1 and heard[-1] == table.version
+    heard.clear()
+    for _ in range(3):  # still full: refused, but no new version and no new log line
+        with pytest.raises(StorageError):
+            table.act(seat, move, table.version)
+    assert heard == [] and table.version == version + 1 and table.problem
+    assert [r.levelname for r in caplog.records if "cannot write" in r.message] == ["ERROR"]
+    assert str(tmp_path) in caplog.text, "the log names the directory (answers do not)"
+
+    db.execute(f"PRAGMA max_page_count = {pages * 10}")  # someone made room on the card
+    table.act(seat, move, table.version)
+    assert table.problem is None and table.public()["problem"] is None
+    assert table.action_log()[-1]["action"] == move and heard == [version + 2] == [table.version]
+    assert "can be written again" in caplog.text
+    table = reopen(table, tmp_path)
+    assert table.version == version + 2 and table.problem is None
+    table.close()
+
+
+class _FullDisk:
+    """A SQLite connection on a card with no room: reading works, every write fails as
+    SQLite reports a full disk, until ``full`` is set to False."""
+
+    def __init__(self, db):
+        self._db, self.full = db, True
+
+    def execute(self, sql, *args):
+        if self.full and sql.split()[0].upper() in ("INSERT", "UPDATE", "DELETE", "COMMIT"):
+            raise sqlite3.OperationalError("database or disk is full")
+        return self._db.execute(sql, *args)
+
+    def __getattr__(self, name):
+        return getattr(self._db, name)
+
+
+def test_a_restart_on_a_full_disk_shows_the_problem_until_a_write_succeeds(tmp_path, monkeypatch):
+    table = Table(tmp_path)
+    table.start_game("meow-oracle", 2, seed=4)
+    before = all_games_shown(table)
+    table.close()
+    disks = []
+    real_open = table_module.Store._open_for_writing
+
+    def open_a_full_card(self):
+        disks.append(_FullDisk(real_open(self)))
+        return disks[-1]
+
+    monkeypatch.setattr(table_module.Store, "_open_for_writing", open_a_full_card)
+    table = Table(tmp_path)
+    assert "cannot save" in table.problem and table.public()["problem"] == table.problem
+    assert all_games_shown(table) == before, "what was saved is shown as it was"
+    seat = before[0]["to_act"][0]
+    with pytest.raises(StorageError, match="full"):
+        table.act(seat, before[seat + 1]["actions"][0], table.version)
+    assert all_games_shown(table) == before and table.problem
+    disks[-1].full = False
+    table.act(seat, before[seat + 1]["actions"][0], table.version)
+    assert table.problem is None and len(table.action_log()) == 1
+    table.close()
+
+
+class _CommitFails:
+    """The table's SQLite connection, except that COMMIT fails with ``error``: every
+    statement before it succeeds."""
+
+    def __init__(self, db, error):
+        self._db, self._error = db, error
+
+    def execute(self, sql, *args):
+        if sql == "COMMIT":
+            raise self._error
+        return self._db.execute(sql, *args)
+
+    def __getattr__(self, name):
+        return getattr(self._db, name)
+
+
+@pytest.mark.parametrize("error,shown", [
+    # what SQLite raises at COMMIT for a deferred constraint: a refused write, not a disk problem
+    (sqlite3.IntegrityError("FOREIGN KEY constraint failed"), 0),
+    # an I/O error at the end of a transaction: the table now shows a problem (one new version)
+    (sqlite3.OperationalError("disk I/O error"), 1),
+])
+def test_a_failure_at_commit_changes_nothing(tmp_path, error, shown):
+    table = Table(tmp_path)
+    table.start_game("meow-oracle", 2, seed=1)
+    seat = table.view(None)["to_act"][0]
+    view = table.view(seat)
+    before, version = all_games_shown(table), table.version
+    table._store._db = _CommitFails(table._store._db, error)
+    with pytest.raises(StorageError, match=str(error)):
+        table.act(seat, view["actions"][0], view["version"])
+    assert table.version == version + shown and bool(table.problem) == bool(shown)
+    assert all_games_shown(table) == before and table.action_log() == []
+    assert not table._store._db.in_transaction, "the refused transaction was rolled back"
+    table = reopen(table, tmp_path)
+    assert table.version == version and all_games_shown(table) == before and table.action_log() == []
+    table.close()
 
 
 def test_a_database_from_the_future_is_refused(tmp_path):
@@ -366,16 +612,20 @@ def test_a_seat_that_is_not_a_number_is_a_bad_request(table):
 
 
 def test_unsubscribing_twice_is_harmless(table):
-    unsubscribe = table.subscribe(lambda version: None)
+    heard, kept = [], []
+    unsubscribe = table.subscribe(heard.append)
+    table.subscribe(kept.append)
     unsubscribe()
     unsubscribe()
+    table.start_game("meow-oracle", 2, seed=1)
+    assert heard == [] and kept == [table.version], "the other listener still hears, the removed one does not"
 
 
 def test_a_data_directory_that_cannot_be_written_leaves_a_table_that_says_why(tmp_path):
     blocker = tmp_path / "not-a-directory"
     blocker.write_text("a file where the data directory should be")
     table = Table(blocker / "data")
-    assert "cannot save" in table.problem
+    assert "cannot save" in table.problem and str(tmp_path) not in table.problem, "the log names paths, answers do not"
     assert table.public()["problem"] == table.problem
     with pytest.raises(StorageError, match="cannot save"):
         table.start_game("meow-oracle", 2, seed=1)
@@ -387,7 +637,7 @@ def test_a_read_only_card_still_shows_the_saved_game_and_refuses_changes(tmp_pat
     table.start_game("lion-square", 3, seed=3)
     token = table.join(0, "Ann")
     play_randomly(table, 10, seed=3)
-    before = all_views(table)
+    before = all_games_shown(table)
     table.close()
 
     def read_only(self):
@@ -396,13 +646,13 @@ def test_a_read_only_card_still_shows_the_saved_game_and_refuses_changes(tmp_pat
     monkeypatch.setattr(table_module.Store, "_open_for_writing", read_only)
     again = Table(tmp_path)
     assert "readonly" in again.problem
-    assert all_views(again) == before and again.seat_of(token) == 0
+    assert all_games_shown(again) == before and again.seat_of(token) == 0
     seat = before[0]["to_act"][0]
     with pytest.raises(StorageError, match="cannot save"):
         again.act(seat, again.view(seat)["actions"][0], again.version)
     with pytest.raises(StorageError):
         again.join(1, "Bob")
-    assert all_views(again) == before
+    assert all_games_shown(again) == before
 
 
 def test_a_corrupt_database_leaves_an_empty_table_that_says_why(tmp_path):
@@ -417,7 +667,7 @@ def test_a_read_only_card_shows_even_the_moves_still_in_the_write_ahead_log(tmp_
     table.start_game("meow-oracle", 2, seed=4)
     table._store._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # the game in the main file...
     play_randomly(table, 6, seed=4)  # ...its last moves only in the write-ahead log
-    before = all_views(table)
+    before = all_games_shown(table)
     assert (tmp_path / "companion.sqlite3-wal").stat().st_size > 0
     # No close(): a power cut leaves the WAL un-checkpointed, exactly as here.
 
@@ -425,7 +675,7 @@ def test_a_read_only_card_shows_even_the_moves_still_in_the_write_ahead_log(tmp_
         raise sqlite3.OperationalError("attempt to write a readonly database")
 
     monkeypatch.setattr(table_module.Store, "_open_for_writing", read_only)
-    assert all_views(Table(tmp_path)) == before
+    assert all_games_shown(Table(tmp_path)) == before
 
 
 def test_a_saved_game_that_can_no_longer_be_replayed_is_set_aside(tmp_path, caplog):

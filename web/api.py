@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import io
 import json
-import logging
 
 import segno
 from flask import Blueprint, Response, current_app, jsonify, request
@@ -32,8 +31,6 @@ from werkzeug.exceptions import HTTPException
 from companion.table import Conflict, Forbidden, IllegalAction, NotFound, StorageError, Table, TableError
 
 from . import auth
-
-log = logging.getLogger(__name__)
 
 blueprint = Blueprint("api", __name__, url_prefix="/api")
 
@@ -109,7 +106,7 @@ def _table_error(error: TableError):
 
 @blueprint.errorhandler(StorageError)
 def _storage_error(error: StorageError):
-    log.error("storage failure: %s", error)
+    # Not logged here: the store logs a disk problem once when it starts and once when it ends.
     return _refusal(503, f"the companion could not save this, so nothing was changed ({error})", _STORAGE_JA)
 
 
@@ -254,6 +251,11 @@ def join(seat: int):
     body = _body(required=("name",))
     token = table.join(seat, body["name"])
     response = jsonify({"seat": seat, "token": token, "rejoin_url": auth.rejoin_url(auth.base_url(), token)})
+    old_seat_token = request.cookies.get(auth.SEAT_COOKIE)
+    if old_seat_token and table.is_host(old_seat_token):
+        # A host's seat token carries hosting even after that seat is gone: the new seat's
+        # cookie replaces it, so it moves to the host cookie and hosting stays on this phone.
+        auth.set_token_cookie(response, "host", old_seat_token)
     auth.set_token_cookie(response, "seat", token)
     return response
 

@@ -174,6 +174,18 @@ export function follow(refresh) {
   return { refresh: run, stop };
 }
 
+/**
+ * Show or hide the banner saying that nothing can be saved (a full or read-only SD card),
+ * from the `problem` of /api/table or /api/view: it comes at the first failed save and
+ * goes at the first one that works again, and every page learns it with the new version.
+ */
+export function showProblem(problem) {
+  const banner = document.getElementById("problem");
+  if (!banner) return;
+  document.getElementById("problem-text").textContent = problem || "";
+  banner.hidden = !problem;
+}
+
 /** Buzz the phone to say it has become this player's turn. Browsers refuse (with a console
  * error) to vibrate before the first tap on the page, so it is not even asked until then. */
 export function buzz() {

@@ -1,7 +1,7 @@
 // The home page: who sits where, and (for the host or on an idle table) starting a game.
 // When every seat is taken, "Take a seat" steps back and watching the table is the main button.
 
-import { api, fill, follow, pageData } from "./app.js";
+import { api, fill, follow, pageData, showProblem } from "./app.js";
 import { drawSeats, gameLine, startForm } from "./forms.js";
 
 const form = document.getElementById("start-form");
@@ -9,6 +9,7 @@ let info = null;
 
 follow(async () => {
   info = await api("/api/table");
+  showProblem(info.problem);
   fill(document.getElementById("game-line"), gameLine(info));
   drawSeats(document.getElementById("seats"), info);
   const full = info.seats.length > 0 && info.seats.every((seat) => seat.taken);

@@ -1,7 +1,7 @@
 // Host tools: undo (asks first, naming the move), free a seat or all seats, hand hosting
 // over, start a new game.
 
-import { api, el, fill, follow, pageData, pick, renderText, say, t } from "./app.js";
+import { api, el, fill, follow, pageData, pick, renderText, say, showProblem, t } from "./app.js";
 import { drawSeats, gameLine, startForm } from "./forms.js";
 
 let info = null;
@@ -35,6 +35,7 @@ document.getElementById("free-all").addEventListener("click", () => {
 
 const live = follow(async () => {
   info = await api("/api/table");
+  showProblem(info.problem);
   fill(document.getElementById("game-line"), gameLine(info));
   drawSeats(document.getElementById("seats"), info, (seat) => seat.taken ? [
     el("button", { type: "button", onclick: () => window.confirm(t("host.free_confirm", { name: seat.name }))

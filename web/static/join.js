@@ -1,6 +1,6 @@
 // The join page (the QR code's target): pick a free seat under a name, then play.
 
-import { api, el, fill, follow, say, t } from "./app.js";
+import { api, el, fill, follow, say, showProblem, t } from "./app.js";
 import { drawSeats, gameLine } from "./forms.js";
 
 const nameInput = document.getElementById("name");
@@ -23,6 +23,7 @@ async function sit(seat) {
 
 const live = follow(async () => {
   const info = await api("/api/table");
+  showProblem(info.problem);
   fill(document.getElementById("game-line"), info.game ? gameLine(info) : t("join.waiting"));
   drawSeats(document.getElementById("seats"), info, (seat) => seat.taken
     ? el("button", { class: "big", type: "button", disabled: true }, t("join.taken"))

@@ -9,7 +9,7 @@
 //
 // Nothing on the page is fixed or sticky: on a small phone a pinned bar covers the hand.
 
-import { api, buzz, el, fill, follow, lang, pageData, pick, renderText, say, seatName, t, ApiError } from "./app.js";
+import { api, buzz, el, fill, follow, lang, pageData, pick, renderText, say, seatName, showProblem, t, ApiError } from "./app.js";
 import { Picker } from "./picker.js";
 import generic, { plain } from "./games/generic.js";
 
@@ -89,6 +89,7 @@ async function refresh() {
   }
   // An answer older than the view on screen (a move's answer can overtake an event's fetch) is dropped.
   if (view && next.version < view.version) return;
+  showProblem(next.problem);
   if (view && next.version === view.version && next.game_version === view.game_version) return;
   await accept(next);
 }

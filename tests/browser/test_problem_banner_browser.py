@@ -1,0 +1,58 @@
+"""Open pages show the "cannot save" banner at the first save the disk refuses, and hide it
+at the first one that works again, without a reload."""
+
+from __future__ import annotations
+
+import sqlite3
+import warnings
+
+import pytest
+
+from browser_support import chromium_missing
+
+_missing = chromium_missing()
+if _missing:
+    warnings.warn(f"BROWSER TESTS SKIPPED: {_missing}", stacklevel=1)
+    pytest.skip(f"BROWSER TESTS SKIPPED: {_missing}", allow_module_level=True)
+
+from playwright.sync_api import expect  # noqa: E402  (only once we know it is there)
+
+from companion.table import StorageError  # noqa: E402
+
+WAIT_MS = 10_000
+
+
+class FullDisk:
+    """The table's SQLite connection on a card with no room: reading works, every write
+    fails as SQLite reports a full disk, until ``full`` is set to False."""
+
+    def __init__(self, db):
+        self._db, self.full = db, True
+
+    def execute(self, sql, *args):
+        if self.full and sql.split()[0].upper() in ("INSERT", "UPDATE", "DELETE", "COMMIT"):
+            raise sqlite3.OperationalError("database or disk is full")
+        return self._db.execute(sql, *args)
+
+    def __getattr__(self, name):
+        return getattr(self._db, name)
+
+
+def test_open_pages_show_and_hide_the_banner_as_the_disk_fills_and_gets_room(live, new_phone):
+    table = live.table
+    table.start_game("meow-oracle", 2, seed=1)
+    pages = {path: new_phone() for path in ("/", "/table", "/play")}
+    for path, page in pages.items():
+        page.goto(live.url + path)
+        expect(page.locator("#problem")).to_be_hidden()
+    with table._lock:
+        table._store._db = disk = FullDisk(table._store._db)
+    with pytest.raises(StorageError):
+        table.join(0, "Ann")
+    for path, page in pages.items():
+        expect(page.locator("#problem"), path).to_be_visible(timeout=WAIT_MS)
+        expect(page.locator("#problem-text"), path).to_contain_text("disk is full")
+    disk.full = False
+    table.join(0, "Ann")
+    for path, page in pages.items():
+        expect(page.locator("#problem"), path).to_be_hidden(timeout=WAIT_MS)
