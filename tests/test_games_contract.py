@@ -8,10 +8,12 @@ For every game id and every player count, seeded random games run through
   seats' secrets, face-down cards, the RNG) is shuffled among itself;
 * the RNG state never appears in a view;
 * ``load(dump(s)) == s`` and views are JSON;
-* listed actions apply, and a sample of unlisted ones is refused with IllegalAction
-  without changing the state;
+* listed actions apply, and a sample of unlisted ones is refused with IllegalAction,
+  saying why in English and in Japanese, without changing the state;
+* ``waiting_for`` is a part of ``to_act``;
 
-and every game ends, and replaying its seed and actions gives the same game.
+and every game ends with a result whose summary is in both languages, and replaying its
+seed and actions gives the same game.
 
 The deep per-step checks are costly, so they run on DEEP_GAMES games per player count;
 the rest of the GAMES games get the cheap checks. Set COMPANION_RANDOM_GAMES to play more.
@@ -26,6 +28,10 @@ import pytest
 from companion import games
 from companion.games import Game, IllegalAction
 from companion.simulate import MAX_STEPS, random_playout
+
+NOT_YET_BILINGUAL = {"lion-square", "meow-oracle"}
+"""Engines whose refusals are still English only and whose results carry no summary yet.
+Their bilingual pass removes them from here; no other game may join."""
 
 GAMES = int(os.environ.get("COMPANION_RANDOM_GAMES", "1000"))  # per game id
 DEEP_GAMES = max(1, GAMES // 40)  # per game id and player count
@@ -76,6 +82,7 @@ def _deep_checks(game, state, chooser, hidden_seen):
         assert game.components(scrambled) == game.components(state), "scrambling lost or made components"
         if seat is not None:
             assert view["public"] == game.view(state, None)["public"], "the public part differs between seats"
+        assert set(view["waiting_for"]) <= set(view["to_act"]), "a seat is awaited that may not act"
     for seat in game.to_act(state):
         legal = game.legal_actions(state, seat)
         assert legal, f"seat {seat} must act but has no legal action"
@@ -88,6 +95,8 @@ def _deep_checks(game, state, chooser, hidden_seen):
             with pytest.raises(IllegalAction) as refused:
                 game.apply(state, seat, junk)
             assert str(refused.value), "an IllegalAction must say why"
+            if game.id not in NOT_YET_BILINGUAL:
+                assert refused.value.ja, f"the refusal of {junk} has no Japanese: {refused.value}"
         assert game.dump(state) == dumped, "a refused action changed the state"
     waiting = set(game.to_act(state))
     for seat in range(players):
@@ -123,6 +132,11 @@ def _play(game, players, seed, deep, hidden_seen):
     result = game.result(state)
     assert set(result) >= {"winners", "scores"}
     assert all(0 <= w < players for w in result["winners"])
+    if game.id not in NOT_YET_BILINGUAL:
+        summary = result["summary"]
+        assert set(summary) == {"en", "ja"} and summary["en"].strip() and summary["ja"].strip(), summary
+        assert all(games.base.seat_ref(w) in summary["en"] and games.base.seat_ref(w) in summary["ja"] for w in result["winners"])
+    assert game.view(state, None)["waiting_for"] == []
     json.dumps(game.view(state, None))
     return state, history
 

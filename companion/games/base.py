@@ -40,8 +40,31 @@ LOG_SHOWN = 15
 _BASE_KEYS = ("game", "players", "seed", "options", "version", "rng", "log", "result")
 
 
+Words = tuple[str, str]
+"""A text for people as ``(english, japanese)``."""
+
+
 class IllegalAction(ValueError):
-    """An action the rules do not allow. The message says why, in plain words."""
+    """An action the rules do not allow, saying why in plain words: ``.en`` in English and
+    ``.ja`` in Japanese. ``str()`` is the English, so callers that only know one language
+    keep working. Seats are named with :func:`seat_ref` placeholders, as in log texts: whoever
+    shows a refusal to a person renders it with :func:`render_text`, as it does log texts.
+
+    ``ja`` is None only for a refusal from an engine not yet written in both languages
+    (lion-square and meow-oracle, until their pass; the contract test names them)."""
+
+    def __init__(self, en: str, ja: str | None = None) -> None:
+        super().__init__(en)
+        self.en = en
+        self.ja = ja
+
+    @classmethod
+    def because(cls, why: "Words | str") -> "IllegalAction":
+        """The refusal for a reason given as ``(en, ja)`` words or, from an engine not yet
+        written in both languages, as English alone."""
+        if isinstance(why, str):
+            return cls(why)
+        return cls(*why)
 
 
 def seat_ref(seat: int) -> str:
@@ -99,12 +122,23 @@ class Option:
         }
 
 
-def whole_number_problem(name: str, value: Any, low: int, high: int, what: str) -> str | None:
+def whole_number_problem(name: str, value: Any, low: int, high: int, what: Words) -> Words | None:
     """Why a field's ``value`` is not a whole number in ``low..high`` (in words for
-    ``_explain``), or None when it is. ``true`` and ``3.0`` are not whole numbers here."""
+    ``_explain``; ``what`` says what the number counts), or None when it is. ``true``
+    and ``3.0`` are not whole numbers here."""
     if type(value) is not int or not low <= value <= high:
-        return f"{name!r} must be {what}: a whole number from {low} to {high}, not {value!r}"
+        return (
+            f"{name!r} must be {what[0]}: a whole number from {low} to {high}, not {value!r}",
+            f"{name!r} には{what[1]}を{low}から{high}までの整数で入れてください({value!r} は使えません)",
+        )
     return None
+
+
+def seat_list(seats: list[int]) -> Words:
+    """Seats as placeholders joined in words: ``("{s0} and {s2}", "{s0}と{s2}")``."""
+    refs = [seat_ref(seat) for seat in seats]
+    english = refs[0] if len(refs) == 1 else ", ".join(refs[:-1]) + " and " + refs[-1]
+    return english, "と".join(refs)
 
 
 def _is_int(value: Any) -> bool:
@@ -203,6 +237,14 @@ class Game:
             return []
         return self._to_act(state)
 
+    def waiting_for(self, state: dict) -> list[int]:
+        """The seats whose input the current step still needs, a part of ``to_act``: a seat
+        that has entered and may only correct its entry is not in it, and at a pause that
+        any seat may end (a round end) nobody is. [] once over."""
+        if state["result"] is not None:
+            return []
+        return self._waiting_for(state)
+
     def legal_actions(self, state: dict, seat: int) -> list[dict]:
         """Every action ``seat`` may take now, each a JSON dict with a ``"type"``."""
         self._check_seat(state, seat)
@@ -218,16 +260,20 @@ class Game:
         """
         self._check_seat(state, seat)
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise IllegalAction('an action must be an object with a "type", such as {"type": "play", ...}')
+            raise IllegalAction(
+                'an action must be an object with a "type", such as {"type": "play", ...}',
+                '行動は "type" を持つオブジェクトで送ってください(例: {"type": "play", ...})',
+            )
         if state["result"] is not None:
-            raise IllegalAction("the game is over")
+            raise IllegalAction("the game is over", "ゲームは終了しています")
         if seat not in self._to_act(state):
-            raise IllegalAction(self._explain_not_your_turn(state, seat))
+            raise IllegalAction.because(self._explain_not_your_turn(state, seat))
         shapes = self._action_shapes.get(action["type"])
         if shapes is None or frozenset(action) not in shapes:
-            raise IllegalAction(self._explain_shape(state, seat, action))
+            raise IllegalAction(*self._explain_shape(state, seat, action))
         if not self._is_legal(state, seat, action):
-            raise IllegalAction(self._explain(state, seat, action) or "that move is not allowed now")
+            why = self._explain(state, seat, action) or ("that move is not allowed now", "いまその行動はできません")
+            raise IllegalAction.because(why)
 
     def apply(self, state: dict, seat: int, action: dict) -> dict:
         """The state after ``seat`` takes ``action``. ``state`` itself is left untouched."""
@@ -263,6 +309,7 @@ class Game:
             "seat": seat,
             "options": state["options"],
             "to_act": self.to_act(state),
+            "waiting_for": self.waiting_for(state),
             "over": state["result"] is not None,
             "result": state["result"],
             "log": self._log_for(state, seat),
@@ -334,42 +381,65 @@ class Game:
     # ------------------------------------------------------------------ helpers for engines
 
     def finish(self, state: dict, result: dict) -> None:
-        """End the game with ``result`` (it must hold ``winners`` and ``scores``)."""
+        """End the game with ``result``. It must hold ``winners`` and ``scores``, and
+        ``summary``: ``{"en": ..., "ja": ...}``, one or two sentences naming the winners
+        (with :func:`seat_list`) and, when a tie-break decided, the tie and what broke it;
+        ``lions_win: true`` too where the lions won. (lion-square and meow-oracle give no
+        summary yet: the contract test names them.)"""
         assert "winners" in result and "scores" in result
         state["result"] = result
 
     def _check_seat(self, state: dict, seat: Any) -> None:
         if not _is_int(seat) or not 0 <= seat < state["players"]:
-            raise IllegalAction(f"there is no seat {seat!r} at this {state['players']}-player table")
+            raise IllegalAction(
+                f"there is no seat {seat!r} at this {state['players']}-player table",
+                f"この{state['players']}人の卓に席 {seat!r} はありません",
+            )
 
-    def _explain_not_your_turn(self, state: dict, seat: int) -> str:
-        waiting = self._to_act(state)
+    def _explain_not_your_turn(self, state: dict, seat: int) -> Words | str:
+        """Why ``seat``, not among ``to_act``, cannot act, naming whom the step waits for."""
+        waiting = self._waiting_for(state) or self._to_act(state)
         if not waiting:
-            return "nobody can act now"
-        who = ", ".join(f"seat {s + 1}" for s in waiting)
-        return f"it is not your turn (waiting for {who})"
+            return "nobody can act now", "いまは誰も行動できません"
+        en, ja = seat_list(waiting)
+        return f"it is not your turn (waiting for {en})", f"あなたの番ではありません({ja}を待っています)"
 
-    def _explain_shape(self, state: dict, seat: int, action: dict) -> str:
+    def _explain_shape(self, state: dict, seat: int, action: dict) -> Words:
         """Why ``action`` is not shaped like any action of its type (see action_fields):
         an unknown type, a field its type does not have, or a missing field."""
         kind = action["type"]
         if kind not in self.action_fields:
-            allowed = sorted({legal["type"] for legal in self._legal_actions(state, seat)})
-            return f"unknown action type {kind!r} (allowed now: {', '.join(allowed)})"
+            allowed = ", ".join(sorted({legal["type"] for legal in self._legal_actions(state, seat)}))
+            return (
+                f"unknown action type {kind!r} (allowed now: {allowed})",
+                f"{kind!r} という行動はありません(いまできる行動: {allowed})",
+            )
         fields = self.action_fields[kind]
         described = ", ".join(" or ".join(_choices(field)) for field in fields) or "none"
+        described_ja = "、".join(" か ".join(_choices(field)) for field in fields) or "なし"
         known = {name for field in fields for name in _choices(field)}
         extra = [key for key in action if key != "type" and key not in known]
         if extra:
-            return f"a {kind!r} action has no field {extra[0]!r} (its fields: {described})"
+            return (
+                f"a {kind!r} action has no field {extra[0]!r} (its fields: {described})",
+                f"{kind!r} の行動に {extra[0]!r} という項目はありません(項目: {described_ja})",
+            )
         # No stray key, so some field is missing or, for a choice, given twice.
         wrong = next(field for field in fields if sum(name in action for name in _choices(field)) != 1)
         given = [name for name in _choices(wrong) if name in action]
         if given:
             names = " and ".join(repr(name) for name in given)
-            return f"a {kind!r} action takes only one of {names} (its fields: {described})"
+            names_ja = "と".join(repr(name) for name in given)
+            return (
+                f"a {kind!r} action takes only one of {names} (its fields: {described})",
+                f"{kind!r} の行動には {names_ja} のどちらか一つだけを入れてください(項目: {described_ja})",
+            )
         names = " or ".join(repr(name) for name in _choices(wrong))
-        return f"a {kind!r} action needs the field {names} (its fields: {described})"
+        names_ja = " か ".join(repr(name) for name in _choices(wrong))
+        return (
+            f"a {kind!r} action needs the field {names} (its fields: {described})",
+            f"{kind!r} の行動には {names_ja} の項目が必要です(項目: {described_ja})",
+        )
 
     def _copy(self, state: dict) -> dict:
         """A deep copy. Engines with hot playout paths override it with a cheaper one."""
@@ -382,6 +452,12 @@ class Game:
 
     def _to_act(self, state: dict) -> list[int]:
         raise NotImplementedError
+
+    def _waiting_for(self, state: dict) -> list[int]:
+        """The seats whose input the step still needs (see waiting_for). Every seat that may
+        act, unless a game with simultaneous steps lets a seat that has entered correct its
+        entry, or lets any seat end a pause: such a game overrides this."""
+        return self._to_act(state)
 
     def _legal_actions(self, state: dict, seat: int) -> list[dict]:
         raise NotImplementedError
@@ -402,11 +478,12 @@ class Game:
             return False
         return _same_types(found, action)
 
-    def _explain(self, state: dict, seat: int, action: dict) -> str | None:
-        """Why ``action`` is illegal for ``seat``, naming the rule it breaks. ``action`` is
-        well shaped (see action_fields): what is left to explain is a field's value (say
-        so plainly when it has the wrong JSON type, e.g. "'cell' must be [row, column]")
-        or the rule it breaks."""
+    def _explain(self, state: dict, seat: int, action: dict) -> Words | str | None:
+        """Why ``action`` is illegal for ``seat``, naming the rule it breaks, as ``(en, ja)``
+        words (English alone still passes, from engines not yet written in both languages).
+        ``action`` is well shaped (see action_fields): what is left to explain is a field's
+        value (say so plainly when it has the wrong JSON type, e.g. "'cell' must be [row,
+        column]") or the rule it breaks."""
         raise NotImplementedError
 
     def _public_view(self, state: dict) -> dict:

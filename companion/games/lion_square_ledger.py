@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .base import Game, seat_ref, whole_number_problem
+from .base import Game, Words, seat_list, seat_ref, whole_number_problem
 from .lion_square import CARNIVORE_COUNT, GAZELLE_COUNT, HERD_START, ROUNDS, SPECIES, damage, herd_winners
 from .rng import Rng
 
@@ -81,8 +81,11 @@ one taken, every gazelle in hand): the upper bound of a typed loss too."""
 _HELPER_TYPES = ("nearest", "taken", "gazelles")
 
 _STEP_NOW = {
-    "entering": "the losses of the round are being entered",
-    "round-end": "the round is over; start the next one first ('next-round')",
+    "entering": ("the losses of the round are being entered", "このラウンドの被害を入力しているところです"),
+    "round-end": (
+        "the round is over; start the next one first ('next-round')",
+        "ラウンドが終わりました。先に次のラウンドを始めてください('next-round')",
+    ),
 }
 """What is going on in each step, for error messages."""
 
@@ -115,6 +118,12 @@ class LionSquareLedger(Game):
         # Entries are simultaneous, and any seat (or the panel acting for one) may start
         # the next round once a round is over.
         return list(range(state["players"]))
+
+    def _waiting_for(self, state: dict) -> list[int]:
+        # Those who have entered may only correct; the round-end pause waits for the table.
+        if state["step"] != "entering":
+            return []
+        return [seat for seat, entry in enumerate(state["entries"]) if _entry_loss(entry) is None]
 
     def _legal_actions(self, state: dict, seat: int) -> list[dict]:
         if state["step"] == "round-end":
@@ -207,9 +216,9 @@ class LionSquareLedger(Game):
         if lions_win:
             self.log(state, f"Every herd is gone: the lions win ({shown})", f"すべての群れが0以下: ライオンの勝ち ({shown})")
         else:
-            en = " and ".join(seat_ref(s) for s in winners)
-            ja = "、".join(seat_ref(s) for s in winners)
+            en, ja = seat_list(winners)
             self.log(state, f"{en} {'win' if len(winners) > 1 else 'wins'} ({shown})", f"{ja}の勝ち ({shown})")
+        en, ja = _summary(winners, herds, lions_win)
         self.finish(
             state,
             {
@@ -219,42 +228,60 @@ class LionSquareLedger(Game):
                 "losses": state["losses"],
                 "lions_win": lions_win,
                 "reason": reason,
+                "summary": {"en": en, "ja": ja},
             },
         )
 
     # ------------------------------------------------------------------ explanations
 
-    def _explain(self, state: dict, seat: int, action: dict) -> str:
+    def _explain(self, state: dict, seat: int, action: dict) -> Words:
         kind = action["type"]
-        allowed = sorted({a["type"] for a in self._legal_actions(state, seat)})
+        allowed = ", ".join(sorted({a["type"] for a in self._legal_actions(state, seat)}))
         step = state["step"]
         if (step == "round-end") != (kind == "next-round"):
-            return f"{kind!r} is not possible now: {_STEP_NOW[step]} (allowed now: {', '.join(allowed)})"
+            now_en, now_ja = _STEP_NOW[step]
+            return (
+                f"{kind!r} is not possible now: {now_en} (allowed now: {allowed})",
+                f"いまは {kind!r} はできません。{now_ja}(いまできる行動: {allowed})",
+            )
         entry = state["entries"][seat]
         if kind == "loss":
-            return whole_number_problem("loss", action["loss"], 0, MAX_LOSS, "the herd you lose") or "not a loss"
+            return whole_number_problem("loss", action["loss"], 0, MAX_LOSS, ("the herd you lose", "失う群れの数"))
         if kind == "clear-loss":
-            return "you have not typed a loss, so there is none to clear"
+            return ("you have not typed a loss, so there is none to clear", "被害を直接入力していないので、取り消すものはありません")
         if entry["typed"] is not None:
-            return f"you typed a loss of {entry['typed']}: clear it first ('clear-loss') to use the helper instead"
+            return (
+                f"you typed a loss of {entry['typed']}: clear it first ('clear-loss') to use the helper instead",
+                f"被害{entry['typed']}を直接入力済みです。計算の手伝いを使うには、先にそれを取り消してください('clear-loss')",
+            )
         if kind == "taken":
             return whole_number_problem(
-                "count", action["count"], 0, MAX_TAKEN, "the face-down cards you took (one card always stays on the field)"
-            ) or "not a count"
+                "count", action["count"], 0, MAX_TAKEN,
+                ("the face-down cards you took (one card always stays on the field)",
+                 "取って裏向きに置いたカードの枚数(場には必ず1枚残ります)"),
+            )
         if kind == "gazelles":
             return whole_number_problem(
-                "count", action["count"], 0, GAZELLE_COUNT, f"the gazelles in your hand (there are {GAZELLE_COUNT})"
-            ) or "not a count"
-        problem = whole_number_problem("line", action["line"], 0, LINES - 1, "a line (0 left, 1 middle, 2 right)")
+                "count", action["count"], 0, GAZELLE_COUNT,
+                (f"the gazelles in your hand (there are {GAZELLE_COUNT})",
+                 f"手札に残ったガゼルカードの枚数(全部で{GAZELLE_COUNT}枚)"),
+            )
+        problem = whole_number_problem(
+            "line", action["line"], 0, LINES - 1, ("a line (0 left, 1 middle, 2 right)", "列(0 左、1 中央、2 右)")
+        )
         if problem:
             return problem
         number = action["n"]
         if type(number) is not int or number not in NEAREST_NUMBERS:
             shown = ", ".join(str(n) for n in NEAREST_NUMBERS)
-            return f"'n' must be a card number ({shown}; 0 also for an empty line or a gazelle), not {number!r}"
+            return (
+                f"'n' must be a card number ({shown}; 0 also for an empty line or a gazelle), not {number!r}",
+                f"'n' にはカードの数字({shown}。空の列やガゼルカードも0)を入れてください({number!r} は使えません)",
+            )
         return (
             f"the deck has only {_CARDS_NUMBERED[number]} card(s) numbered {number}, "
-            "and your other lines already show them all"
+            "and your other lines already show them all",
+            f"数字{number}のカードは{_CARDS_NUMBERED[number]}枚しかなく、あなたのほかの列ですべて使われています",
         )
 
     # ------------------------------------------------------------------ views
@@ -328,6 +355,24 @@ class LionSquareLedger(Game):
 
 
 # ---------------------------------------------------------------------- helpers
+
+
+def _summary(winners: list[int], herds: list[int], lions_win: bool) -> Words:
+    """The result in a sentence: the lions' win, the largest herd, or the herds that tie for it
+    (the book breaks no tie: tied players share the win)."""
+    if lions_win:
+        return (
+            "Every herd is at 0 or below: the lions win, and no player does.",
+            "すべての群れが0以下になりました。ライオンの勝ちで、勝ったプレイヤーはいません。",
+        )
+    en, ja = seat_list(winners)
+    best = herds[winners[0]]
+    if len(winners) == 1:
+        return f"{en} wins with the largest herd ({best}).", f"{ja}が最も大きな群れ({best})で勝ちました。"
+    return (
+        f"{en} tie with the largest herd ({best}) and share the win.",
+        f"{ja}が最も大きな群れ({best})で並び、勝ちを分け合いました。",
+    )
 
 
 def _blank_entry() -> dict:

@@ -26,7 +26,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import meow_oracle
-from .base import Game, seat_ref, whole_number_problem
+from .base import Game, Words, seat_list, seat_ref, whole_number_problem
 from .rng import Rng
 
 ROUNDS = meow_oracle.ROUNDS
@@ -54,9 +54,9 @@ _STEP_OF = {
 """The step in which each action type belongs."""
 
 _STEP_NOW = {
-    "start-player": "first name who starts round 1",
-    "entering": "the areas of the round are being entered",
-    "round-end": "round 1 is scored; move on to round 2 first",
+    "start-player": ("first name who starts round 1", "先に1ラウンド目のスタートプレイヤーを決めてください"),
+    "entering": ("the areas of the round are being entered", "このラウンドのエリアを入力しているところです"),
+    "round-end": ("round 1 is scored; move on to round 2 first", "1ラウンド目の得点が出ました。先に2ラウンド目へ進んでください"),
 }
 """What is going on in each step, for error messages."""
 
@@ -91,6 +91,16 @@ class MeowOracleScorer(Game):
         # Every step is open to every seat: entries are simultaneous, and the table (or the
         # panel acting for any seat) may name the start player or move to round 2.
         return list(range(state["players"]))
+
+    def _waiting_for(self, state: dict) -> list[int]:
+        # Naming the start player is a question to the whole table; during the entries, those
+        # who have entered may only correct; the round-end pause waits for the table.
+        step = state["step"]
+        if step == "start-player":
+            return list(range(state["players"]))
+        if step == "entering":
+            return [seat for seat in range(state["players"]) if not _has_entered(state, seat)]
+        return []
 
     def _legal_actions(self, state: dict, seat: int) -> list[dict]:
         step = state["step"]
@@ -208,8 +218,8 @@ class MeowOracleScorer(Game):
         ]
         winners = [entry["seat"] for entry in ranking if entry["place"] == 1]
         state["step"] = "over"
-        names = "、".join(seat_ref(s) for s in winners)
-        names_en = " and ".join(seat_ref(s) for s in winners)
+        names_en, names = seat_list(winners)
+        en, ja = _summary(winners, wins, last)
         self.log(
             state,
             f"{names_en} {'win' if len(winners) > 1 else 'wins'} the game",
@@ -223,33 +233,49 @@ class MeowOracleScorer(Game):
                 "wins": wins,
                 "last_totals": last,
                 "ranking": ranking,
+                "summary": {"en": en, "ja": ja},
             },
         )
 
     # ------------------------------------------------------------------ explanations
 
-    def _explain(self, state: dict, seat: int, action: dict) -> str:
+    def _explain(self, state: dict, seat: int, action: dict) -> Words | None:
         kind = action["type"]
-        allowed = sorted({a["type"] for a in self._legal_actions(state, seat)})
+        allowed = ", ".join(sorted({a["type"] for a in self._legal_actions(state, seat)}))
         step = state["step"]
         if step != _STEP_OF[kind]:
-            return f"{kind!r} is not possible now: {_STEP_NOW[step]} (allowed now: {', '.join(allowed)})"
+            now_en, now_ja = _STEP_NOW[step]
+            return (
+                f"{kind!r} is not possible now: {now_en} (allowed now: {allowed})",
+                f"いまは {kind!r} はできません。{now_ja}(いまできる行動: {allowed})",
+            )
         typed = state["typed"][seat]
         area = state["areas"][seat]
         if kind == "start-player":
-            return whole_number_problem("seat", action["seat"], 0, state["players"] - 1, "a seat number") or "no such seat"
+            return whole_number_problem("seat", action["seat"], 0, state["players"] - 1, ("a seat number", "席の番号"))
         if kind == "total":
-            return whole_number_problem("total", action["total"], 0, MAX_TOTAL, "a round total") or "not a total"
+            return whole_number_problem("total", action["total"], 0, MAX_TOTAL, ("a round total", "ラウンドポイントの合計"))
         if kind == "clear-total":
-            return "you have not typed a total, so there is none to clear"
+            return ("you have not typed a total, so there is none to clear", "合計を直接入力していないので、取り消すものはありません")
         if typed is not None:
-            return f"you typed a total of {typed}: clear it first ('clear-total') to enter your cards instead"
+            return (
+                f"you typed a total of {typed}: clear it first ('clear-total') to enter your cards instead",
+                f"合計{typed}点を直接入力済みです。カードを入力するには、先にそれを取り消してください('clear-total')",
+            )
         if kind == "clear":
-            problem = whole_number_problem("row", action["row"], 0, 2, "a row (0 top to 2 bottom)")
-            problem = problem or whole_number_problem("col", action["col"], 0, 2, "a column (0 left to 2 right)")
-            return problem or f"there is no card to clear at row {action['row'] + 1}, column {action['col'] + 1}"
+            problem = whole_number_problem("row", action["row"], 0, 2, ("a row (0 top to 2 bottom)", "行(0 上から2 下まで)"))
+            problem = problem or whole_number_problem(
+                "col", action["col"], 0, 2, ("a column (0 left to 2 right)", "列(0 左から2 右まで)")
+            )
+            return problem or (
+                f"there is no card to clear at row {action['row'] + 1}, column {action['col'] + 1}",
+                f"{action['row'] + 1}行目・{action['col'] + 1}列目には取り消すカードがありません",
+            )
         if _next_cell(area) is None:
-            return "all 9 cells of your area are filled: clear a cell first to change a card"
+            return (
+                "all 9 cells of your area are filled: clear a cell first to change a card",
+                "エリアの9マスはすべて埋まっています。カードを変えるには、先にマスを空けてください",
+            )
         return _card_problem(state, action["color"], action["n"])
 
     def _copy(self, state: dict) -> dict:
@@ -323,25 +349,70 @@ def _total_wins(state: dict) -> list[int]:
     return [sum(record["wins"][s] for record in state["rounds"]) for s in range(state["players"])]
 
 
-def _card_problem(state: dict, colour: Any, number: Any) -> str:
+def _card_words(colour: str, number: int) -> Words:
+    """A card in words: ``("red 5", "赤の5")``."""
+    return f"{colour} {number}", f"{meow_oracle.COLOUR_JA[colour]}の{number}"
+
+
+def _card_problem(state: dict, colour: Any, number: Any) -> Words:
     """Why ``colour`` ``number`` cannot be entered now: no such card, or entered already."""
     colours = (*meow_oracle.COLOURS, meow_oracle.WILD)
     if not isinstance(colour, str) or colour not in colours:
-        return f"'color' must be one of {', '.join(colours)}, not {colour!r}"
+        return (
+            f"'color' must be one of {', '.join(colours)}, not {colour!r}",
+            f"'color' は {', '.join(colours)} のどれかです({colour!r} は使えません)",
+        )
     if type(number) is not int or not 0 <= number <= meow_oracle.HIGHEST:
-        return f"'n' must be a whole number from 0 to {meow_oracle.HIGHEST}, not {number!r}"
+        return (
+            f"'n' must be a whole number from 0 to {meow_oracle.HIGHEST}, not {number!r}",
+            f"'n' には0から{meow_oracle.HIGHEST}までの整数を入れてください({number!r} は使えません)",
+        )
     if (colour, number) not in CARDS:
         wild = ", ".join(str(n) for n in meow_oracle.WILD_NUMBERS)
-        return f"there is no wild {number}: the only wild (grey) cards are {wild}"
+        return (
+            f"there is no wild {number}: the only wild (grey) cards are {wild}",
+            f"灰色(オールマイティ)の{number}はありません。灰色のカードは {wild} だけです",
+        )
+    card_en, card_ja = _card_words(colour, number)
     for owner, area in enumerate(state["areas"]):
         for row, col in CELLS:
             card = area[row][col]
             if card and (card["color"], card["n"]) == (colour, number):
+                who = seat_ref(owner)
                 return (
-                    f"{colour} {number} is already entered in seat {owner + 1}'s area at row {row + 1}, "
-                    f"column {col + 1}, and every card exists once; clear it there first if it was a mistake"
+                    f"{card_en} is already entered in {who}'s area at row {row + 1}, column {col + 1}, "
+                    "and every card exists once; clear it there first if it was a mistake",
+                    f"{card_ja}はすでに{who}のエリアの{row + 1}行目・{col + 1}列目に入力されています。"
+                    "同じカードは1枚しかないので、間違いならそちらを先に消してください",
                 )
-    return f"{colour} {number} cannot be entered now"
+    return f"{card_en} cannot be entered now", f"いまは{card_ja}を入力できません"
+
+
+def _summary(winners: list[int], wins: list[int], last: list[int]) -> Words:
+    """The result in a sentence or two: the most wins, and when that was tied, whether the
+    round-2 total broke the tie (the book) or the tied players share the win."""
+    en, ja = seat_list(winners)
+    most = wins[winners[0]]
+    tied = [seat for seat in range(len(wins)) if wins[seat] == most]
+    if len(tied) == 1:
+        return f"{en} wins with the most wins ({most}).", f"{ja}が最多の{most}勝で勝ちました。"
+    tied_en, tied_ja = seat_list(tied)
+    if len(winners) == 1:
+        beaten = max(last[seat] for seat in tied if seat not in winners)
+        return (
+            f"{tied_en} tied on {most} wins; {en} wins with the higher round-2 total ({last[winners[0]]} to {beaten}).",
+            f"{tied_ja}が{most}勝で並び、2ラウンド目の合計が高い{ja}の勝ちです({last[winners[0]]}対{beaten})。",
+        )
+    if len(winners) == len(tied):
+        return (
+            f"{tied_en} tied on {most} wins and on the round-2 total ({last[winners[0]]}) and share the win.",
+            f"{tied_ja}が{most}勝で並び、2ラウンド目の合計({last[winners[0]]})も同じなので勝ちを分け合いました。",
+        )
+    beaten = max(last[seat] for seat in tied if seat not in winners)
+    return (
+        f"{tied_en} tied on {most} wins; {en} share the win with the higher round-2 total ({last[winners[0]]} to {beaten}).",
+        f"{tied_ja}が{most}勝で並び、2ラウンド目の合計が高い{ja}が勝ちを分け合いました({last[winners[0]]}対{beaten})。",
+    )
 
 
 GAME = MeowOracleScorer()

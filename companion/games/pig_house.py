@@ -34,7 +34,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from .base import Game, Option, seat_ref
+from .base import Game, Option, Words, seat_list, seat_ref
 from .rng import Rng
 
 PIGS_PER_PLAYER = 3
@@ -65,17 +65,30 @@ _FLAT_ON_COPY = frozenset(
 )
 """How PigHouse._copy treats state keys: shared as they are, or copied as flat lists."""
 
+_NO_PIG_LEFT = (
+    "you have no pig left to lose or to protect: the game ends when this attack is declared done",
+    "あなたにはやられる・守るこぶたが残っていません。この攻撃の終了が宣言されるとゲームが終わります",
+)
+
+_KEYING_WORDS = {
+    "placed": ("the card just placed beside the deck", "山札の横に置いたカード"),
+    "top": ("the new top card of the deck", "山札の新しい一番上のカード"),
+    "first": ("the first card from the reshuffled discards", "捨て札を混ぜ直した山の1枚目"),
+    "second": ("the second card from the reshuffled discards", "捨て札を混ぜ直した山の2枚目"),
+}
+"""Which physical wolf card is keyed in next (see PigHouse._keying), in words."""
+
 STEP_TEXT = {
-    "pig_action": "the one pig action of a scouting turn",
-    "roll": "rolling the die",
-    "pigs": "the pig actions (and the pot) after the roll",
-    "wolf_move": "moving the wolves",
-    "key_wolf_card": "keying in the wolf card numbers",
-    "happening": "resolving the happenings",
-    "attack": "the wolf attack",
-    "tiebreak_ground": "keying in the pigs standing on the ground",
-    "tiebreak_outer": "keying in the pigs on outer squares",
-    "over": "nothing: the game is over",
+    "pig_action": ("the one pig action of a scouting turn", "下見の手番のこぶたアクション1回"),
+    "roll": ("rolling the die", "サイコロを振るところ"),
+    "pigs": ("the pig actions (and the pot) after the roll", "サイコロのあとのこぶたアクション(となべ)"),
+    "wolf_move": ("moving the wolves", "オオカミの移動"),
+    "key_wolf_card": ("keying in the wolf card numbers", "オオカミカードの数字の入力"),
+    "happening": ("resolving the happenings", "ハプニングの処理"),
+    "attack": ("the wolf attack", "オオカミの攻撃"),
+    "tiebreak_ground": ("keying in the pigs standing on the ground", "地面に足がついているこぶたの数の入力"),
+    "tiebreak_outer": ("keying in the pigs on outer squares", "外側のマスにいるこぶたの数の入力"),
+    "over": ("nothing: the game is over", "なし(ゲームは終了しています)"),
 }
 
 
@@ -348,6 +361,14 @@ class PigHouse(Game):
         if step in ("tiebreak_ground", "tiebreak_outer"):
             return sorted(state["tiebreak"]["waiting"])
         return [turn["seat"]]
+
+    def _waiting_for(self, state: dict) -> list[int]:
+        # An attack ends when the player whose turn it is declares it done; the others may
+        # report a pig lost or invincibility meanwhile, but the attack does not wait for them.
+        turn = state["turn"]
+        if turn["step"] == "attack":
+            return [turn["seat"]]
+        return self._to_act(state)
 
     def _legal_actions(self, state: dict, seat: int) -> list[dict]:
         turn = state["turn"]
@@ -813,108 +834,236 @@ class PigHouse(Game):
         winners = [entry["seat"] for entry in ranking if entry["place"] == 1]
         state["turn"]["step"] = "over"
         tiebreak["waiting"] = []
+        en, ja = self._summary(state, winners)
         self.finish(state, {
             "winners": winners,
             "scores": {str(s): state["pigs"][s] for s in players},
             "ranking": ranking,
             "ending": state["ending"],
+            "summary": {"en": en, "ja": ja},
         })
         names = ", ".join(seat_ref(s) for s in winners)
         self.log(state, f"First place: {names}.", f"1位: {names}。")
 
+    def _summary(self, state: dict, winners: list[int]) -> Words:
+        """The result in a sentence or two: the most pigs alive and, when that was tied, the
+        count that broke the tie (pigs on the ground, then on outer squares) or the shared place."""
+        en, ja = seat_list(winners)
+        pigs = state["pigs"][winners[0]]
+        tied = [s for s in range(state["players"]) if state["pigs"][s] == pigs]
+        if len(tied) == 1:
+            return f"{en} wins with the most pigs alive ({pigs}).", f"{ja}が無事なこぶたの最も多い({pigs}匹)1位です。"
+        tied_en, tied_ja = seat_list(tied)
+        if not pigs:  # nobody has a pig left to count: nothing breaks the tie
+            return (
+                f"{tied_en} have no pig left and share first place.",
+                f"{tied_ja}は無事なこぶたが0匹で並び、1位を分け合いました。",
+            )
+        ground = state["tiebreak"]["ground"]
+        outer = state["tiebreak"]["outer"]
+        g = ground[str(winners[0])]
+        most_ground = [s for s in tied if ground[str(s)] == g]
+        if len(most_ground) == 1:
+            return (
+                f"{tied_en} tied on {pigs} pigs alive; {en} wins with more pigs standing on the ground ({g}).",
+                f"{tied_ja}が無事なこぶた{pigs}匹で並び、地面に足がついているこぶたの多い{ja}が1位です({g}匹)。",
+            )
+        o = outer[str(winners[0])]
+        if len(winners) == 1:
+            return (
+                f"{tied_en} tied on {pigs} pigs alive and {seat_list(most_ground)[0]} also on {g} on the ground; "
+                f"{en} wins with more pigs on outer squares ({o}).",
+                f"{tied_ja}が無事なこぶた{pigs}匹で並び、{seat_list(most_ground)[1]}は地面に足がついているこぶた({g}匹)も同じでした。"
+                f"外側のマスのこぶたが多い{ja}が1位です({o}匹)。",
+            )
+        return (
+            f"{tied_en} tied on {pigs} pigs alive; {en} are also tied on the ground ({g}) and on outer squares ({o}) "
+            "and share first place.",
+            f"{tied_ja}が無事なこぶた{pigs}匹で並び、{ja}は地面に足がついているこぶた({g}匹)も外側のマスのこぶた({o}匹)も同じなので、"
+            "1位を分け合いました。",
+        )
+
     # ------------------------------------------------------------------ explaining refusals
 
-    def _explain(self, state: dict, seat: int, action: dict) -> str:
+    def _explain(self, state: dict, seat: int, action: dict) -> Words:
         kind = action["type"]
         legal = self._legal_actions(state, seat)
         allowed = sorted({a["type"] for a in legal})
-        now = f"(allowed now: {', '.join(allowed)})"
+        now = (f"(allowed now: {', '.join(allowed)})", f"(いまできる行動: {', '.join(allowed)})")
         if kind not in allowed:
-            return f"{self._why_not_now(state, seat, kind)} {now}"
+            why = self._why_not_now(state, seat, kind)
+            return f"{why[0]} {now[0]}", f"{why[1]} {now[1]}"
         same = [a for a in legal if a["type"] == kind]
         for field in self.action_fields[kind]:
             choices = [a[field] for a in same]
             value = action[field]
             if not any(value == c and type(value) is type(c) for c in choices):
                 listed = ", ".join(json.dumps(c) for c in dict.fromkeys(choices))
-                return f"{self._field_reason(state, seat, kind, field, value)}: '{field}' must be one of {listed}, not {json.dumps(value)}"
-        return f"that {kind} action is not allowed now {now}"
+                why = self._field_reason(state, seat, kind, field, value)
+                return (
+                    f"{why[0]}: '{field}' must be one of {listed}, not {json.dumps(value)}",
+                    f"{why[1]}。'{field}' は {listed} のどれかです({json.dumps(value)} は使えません)",
+                )
+        return f"that {kind} action is not allowed now {now[0]}", f"いまその {kind} はできません {now[1]}"
 
-    def _explain_not_your_turn(self, state: dict, seat: int) -> str:
+    def _explain_not_your_turn(self, state: dict, seat: int) -> Words:
         if state["turn"]["step"] == "attack" and not state["pigs"][seat]:
-            return "you have no pig left to lose or to protect: the game ends when this attack is declared done"
+            return _NO_PIG_LEFT
         return super()._explain_not_your_turn(state, seat)
 
-    def _why_not_now(self, state: dict, seat: int, kind: str) -> str:
+    def _why_not_now(self, state: dict, seat: int, kind: str) -> Words:
         """Why an action of a known type cannot be taken at this moment, naming the rule."""
         turn = state["turn"]
         step = turn["step"]
-        doing = f"now it is {STEP_TEXT[step]}"
+        doing = (f"now it is {STEP_TEXT[step][0]}", f"いまは{STEP_TEXT[step][1]}です")
         virtual_die = state["options"]["die"] == "virtual"
         virtual_deck = state["options"]["wolf_deck"] == "virtual"
         if kind == "roll" and not virtual_die:
-            return "the die is physical at this table (option die = physical): key in its face with die_face"
+            return (
+                "the die is physical at this table (option die = physical): key in its face with die_face",
+                "この卓では本物のサイコロを使います(die = physical)。出た面を die_face で入力してください",
+            )
         if kind == "die_face" and virtual_die:
-            return "the companion rolls the die at this table (option die = virtual): use roll"
+            return (
+                "the companion rolls the die at this table (option die = virtual): use roll",
+                "この卓ではコンパニオンがサイコロを振ります(die = virtual)。roll を使ってください",
+            )
         if kind == "move_wolves" and not virtual_deck:
-            return "the wolf cards are physical at this table (option wolf_deck = physical): key in their numbers with wolf_card"
+            return (
+                "the wolf cards are physical at this table (option wolf_deck = physical): key in their numbers with wolf_card",
+                "この卓では本物のオオカミカードを使います(wolf_deck = physical)。数字を wolf_card で入力してください",
+            )
         if kind == "wolf_card" and virtual_deck:
-            return "the companion draws the wolf cards at this table (option wolf_deck = virtual): use move_wolves"
+            return (
+                "the companion draws the wolf cards at this table (option wolf_deck = virtual): use move_wolves",
+                "この卓ではコンパニオンがオオカミカードを引きます(wolf_deck = virtual)。move_wolves を使ってください",
+            )
         if kind in ("roll", "die_face"):
             if state["phase"] == "scouting":
-                return "there is no die while scouting (rule 3: one pig action, then the wolf moves)"
-            return f"the die is rolled once, at the start of a chaotic-building turn (rule 4.1); {doing}"
+                return (
+                    "there is no die while scouting (rule 3: one pig action, then the wolf moves)",
+                    "下見の間はサイコロを使いません(ルール3: こぶたアクション1回のあとオオカミが移動)",
+                )
+            return (
+                f"the die is rolled once, at the start of a chaotic-building turn (rule 4.1); {doing[0]}",
+                f"サイコロはドタバタ建築の手番の始めに1回だけ振ります(ルール4.1)。{doing[1]}",
+            )
         if kind == "pig_action":
             if step == "pigs":
-                return "no pig action is left this turn: only the pot remains (rule 4.2)"
-            return f"pig actions come before the wolves move (rules 3.1 and 4.3); {doing}"
+                return (
+                    "no pig action is left this turn: only the pot remains (rule 4.2)",
+                    "この手番のこぶたアクションは残っていません。残りはなべだけです(ルール4.2)",
+                )
+            return (
+                f"pig actions come before the wolves move (rules 3.1 and 4.3); {doing[0]}",
+                f"こぶたアクションはオオカミの移動の前に行います(ルール3.1と4.3)。{doing[1]}",
+            )
         if kind == "pot":
             if step == "pigs" or (step == "roll" and state["phase"] == "building"):
-                return "a pot is placed only when the die shows a pot, once per turn (rule 4.2)"
-            return f"a pot is placed with the pig actions of a chaotic-building turn (rule 4.2); {doing}"
+                return (
+                    "a pot is placed only when the die shows a pot, once per turn (rule 4.2)",
+                    "なべはサイコロでなべの面が出たときだけ、手番に1回置けます(ルール4.2)",
+                )
+            return (
+                f"a pot is placed with the pig actions of a chaotic-building turn (rule 4.2); {doing[0]}",
+                f"なべはドタバタ建築の手番のこぶたアクションと一緒に置きます(ルール4.2)。{doing[1]}",
+            )
         if kind in ("move_wolves", "wolf_card"):
-            return f"the wolves move after the pig actions (rules 3.2 and 4.4); {doing}"
+            return (
+                f"the wolves move after the pig actions (rules 3.2 and 4.4); {doing[0]}",
+                f"オオカミはこぶたアクションのあとに移動します(ルール3.2と4.4)。{doing[1]}",
+            )
         if kind == "happenings_done":
-            return f"no happening is waiting to be resolved; {doing}"
+            return f"no happening is waiting to be resolved; {doing[0]}", f"処理を待つハプニングはありません。{doing[1]}"
         if kind in ("pig_lost", "invincible", "wolf_potted", "attack_done"):
             if step != "attack":
-                return f"pigs are lost, invincibility is declared and wolves fall into pots only during a wolf attack (rule 4.6); {doing}"
+                return (
+                    "pigs are lost, invincibility is declared and wolves fall into pots only during a wolf attack "
+                    f"(rule 4.6); {doing[0]}",
+                    f"こぶたがやられる、無敵を宣言する、オオカミがなべに落ちるのはオオカミの攻撃中だけです(ルール4.6)。{doing[1]}",
+                )
             if kind in ("pig_lost", "invincible") and not state["pigs"][seat]:
-                return "you have no pig left to lose or to protect: the game ends when this attack is declared done"
+                return _NO_PIG_LEFT
             if kind == "pig_lost":
-                return "your pigs are invincible against this attack"
+                return "your pigs are invincible against this attack", "この攻撃ではあなたのこぶたは無敵です"
             if kind == "invincible":
-                return "invincibility can be used only once per game, and you have used it"
+                return (
+                    "invincibility can be used only once per game, and you have used it",
+                    "無敵はゲーム中1回だけで、もう使いました",
+                )
             if seat != turn["seat"]:
-                return f"only the player whose turn it is ({seat_ref(turn['seat'])}) runs the wolves' attack"
+                who = seat_ref(turn["seat"])
+                return (
+                    f"only the player whose turn it is ({who}) runs the wolves' attack",
+                    f"オオカミの攻撃を進めるのは手番のプレイヤー({who})だけです",
+                )
             if state["pots"] == 0:
-                return "there is no pot on the board for a wolf to fall into (rule 4.6)"
-            return "only a direct attack (the fist icon) can drop a wolf into a pot; this card attacks regardless of pots (rule 4.6)"
+                return (
+                    "there is no pot on the board for a wolf to fall into (rule 4.6)",
+                    "ボードにオオカミが落ちるなべがありません(ルール4.6)",
+                )
+            return (
+                "only a direct attack (the fist icon) can drop a wolf into a pot; this card attacks regardless of pots (rule 4.6)",
+                "オオカミをなべに落とせるのは直接攻撃(こぶしのアイコン)だけです。このカードはなべに関係なく攻撃します(ルール4.6)",
+            )
         if kind in ("ground_pigs", "outer_pigs"):
             if step in ("tiebreak_ground", "tiebreak_outer"):
-                return f"the count asked for now is the other one: {STEP_TEXT[step]}"
-            return f"the tie-break counts are keyed in only at the end, by players still tied (rule 6); {doing}"
+                return (
+                    f"the count asked for now is the other one: {STEP_TEXT[step][0]}",
+                    f"いま聞いているのはもう一方の数です: {STEP_TEXT[step][1]}",
+                )
+            return (
+                f"the tie-break counts are keyed in only at the end, by players still tied (rule 6); {doing[0]}",
+                f"同点の決着に使う数は、ゲームの最後に同点のプレイヤーだけが入力します(ルール6)。{doing[1]}",
+            )
         return doing
 
-    def _field_reason(self, state: dict, seat: int, kind: str, field: str, value: Any) -> str:
+    def _field_reason(self, state: dict, seat: int, kind: str, field: str, value: Any) -> Words:
         if kind == "pig_action" and value == "pass" and state["phase"] == "scouting":
-            return "no passing while scouting (rule 3.1: place a tile or move a pig)"
+            return (
+                "no passing while scouting (rule 3.1: place a tile or move a pig)",
+                "下見の間はパスできません(ルール3.1: タイルを置くか、こぶたを動かす)",
+            )
         if kind == "pig_action":
-            return "a pig action places a tile or moves a pig; pass only when neither is possible (rule 4.3)"
+            return (
+                "a pig action places a tile or moves a pig; pass only when neither is possible (rule 4.3)",
+                "こぶたアクションはタイルを置くか、こぶたを動かすかです。どちらもできないときだけパスします(ルール4.3)",
+            )
         if kind == "die_face":
-            return f"the die of this edition has {len(state['edition']['die'])} faces, numbered from 0"
+            faces = len(state["edition"]["die"])
+            return (
+                f"the die of this edition has {faces} faces, numbered from 0",
+                f"このエディションのサイコロの面は{faces}つで、0から番号が付いています",
+            )
         if kind == "pot":
-            return f"with {state['pots']} of {MAX_POTS} pots down you may {'move one' if state['pots'] == MAX_POTS else 'place one'} (rule 4.2), or skip when no square can take it"
+            pots = state["pots"]
+            if pots == MAX_POTS:
+                return (
+                    f"with {pots} of {MAX_POTS} pots down you may move one (rule 4.2), or skip when no square can take it",
+                    f"なべが{MAX_POTS}個すべて置かれているので、1個を動かせます(ルール4.2)。置けるマスがなければスキップします",
+                )
+            return (
+                f"with {pots} of {MAX_POTS} pots down you may place one (rule 4.2), or skip when no square can take it",
+                f"なべは{MAX_POTS}個中{pots}個置かれているので、1個置けます(ルール4.2)。置けるマスがなければスキップします",
+            )
         if kind == "wolf_card" and field == "card":
-            return f"the card to key in now is the {self._keying(state)} one"
+            en, ja = _KEYING_WORDS[self._keying(state)]
+            return f"the card to key in now is {en}", f"いま入力するのは{ja}です"
         if kind == "wolf_card":
             numbers = self._wolf_numbers(state)
-            return f"the wolf cards of this edition are numbered {numbers[0]} to {numbers[-1]}"
+            return (
+                f"the wolf cards of this edition are numbered {numbers[0]} to {numbers[-1]}",
+                f"このエディションのオオカミカードの数字は{numbers[0]}から{numbers[-1]}までです",
+            )
         if kind == "wolf_potted":
-            return "only a wolf that is attacking this turn can fall into a pot"
+            return (
+                "only a wolf that is attacking this turn can fall into a pot",
+                "なべに落ちるのは、この手番に攻撃しているオオカミだけです",
+            )
         if kind in ("ground_pigs", "outer_pigs"):
-            return f"you have {state['pigs'][seat]} pig(s) alive"
-        return f"that is not a valid {field}"
+            pigs = state["pigs"][seat]
+            return f"you have {pigs} pig(s) alive", f"あなたの無事なこぶたは{pigs}匹です"
+        return f"that is not a valid {field}", f"その {field} は使えません"
 
     # ------------------------------------------------------------------ views
 

@@ -26,7 +26,7 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from .base import Game, Option, seat_ref
+from .base import Game, Option, Words, seat_list, seat_ref
 from .rng import Rng
 
 SIZE = 5
@@ -299,11 +299,31 @@ def _run_words(colour: str, cells) -> tuple[str, str]:
     return f"{COLOUR_NAMES[colour][0]} {names}", f"{COLOUR_NAMES[colour][1]} {names}"
 
 
-def _trump_words(card: str) -> tuple[str, str]:
+def _trump_words(card: str) -> Words:
+    """A trump card as people name it: ``col-E-A`` is "the column swap E <-> A" / 「E列とA列の入れ替え」."""
     kind, first, second = card.split("-")
     if kind == "row":
-        return f"rows {first} and {second}", f"{first}行目と{second}行目"
-    return f"columns {first} and {second}", f"{first}列と{second}列"
+        return f"the row swap {first} <-> {second}", f"{first}行目と{second}行目の入れ替え"
+    return f"the column swap {first} <-> {second}", f"{first}列と{second}列の入れ替え"
+
+
+def _cards_words(cards) -> Words:
+    """Trump cards in words, joined: "the row swap 1 <-> 2 and the column swap E <-> A"."""
+    names = [_trump_words(card) for card in cards]
+    if not names:
+        return "none", "なし"
+    english = [en for en, _ in names]
+    joined = english[0] if len(english) == 1 else ", ".join(english[:-1]) + " and " + english[-1]
+    return joined, "と".join(f"「{ja}」" for _, ja in names)
+
+
+_ALL_SWAPS = tuple(
+    ", ".join(f"{first} <-> {second}" for kind, first, second in (card.split("-") for card in TRUMP_CARDS) if kind == wanted)
+    for wanted in ("row", "col")
+)
+"""The pairs the trump cards swap, rows then columns, as the refusal of an unknown card lists them."""
+
+_LAYOUT_JA = {"fair": "公平な配置", "random": "ランダムな配置", "typed": "入力した配置"}
 
 
 # ---------------------------------------------------------------------- the game
@@ -407,14 +427,14 @@ class Swap5(Game):
             state,
             f"New game: {options['board']} board, {options['layout']} layout, {options['direction']}; "
             f"{seat_ref(START_SEAT)} starts.",
-            f"新しいゲーム: ボード{'表' if options['board'] == 'front' else '裏'}、{options['layout']} 配置、"
+            f"新しいゲーム: ボード{'表' if options['board'] == 'front' else '裏'}、{_LAYOUT_JA[options['layout']]}、"
             f"{'時計回り' if options['direction'] == 'clockwise' else '反時計回り'}。{seat_ref(START_SEAT)} から。",
             private={
                 s: (
                     f"New game. You play {_colour_words(OWNED_COLOURS[players][s])[0]}; "
-                    f"your trump cards: {', '.join(hands[str(s)])}.",
+                    f"your trump cards: {_cards_words(hands[str(s)])[0]}.",
                     f"新しいゲーム。あなたの色は{_colour_words(OWNED_COLOURS[players][s])[1]}、"
-                    f"トランプカードは {'、'.join(hands[str(s)])}。",
+                    f"トランプカードは{_cards_words(hands[str(s)])[1]}。",
                 )
                 for s in range(players)
             },
@@ -500,6 +520,7 @@ class Swap5(Game):
         lap = self._last_lap(state, ending)
         winner = next(s for s in lap if scores[s] == best)
         tie_broken = scores.count(best) > 1
+        en, ja = _summary(winner, best, [s for s in lap if scores[s] == best])
         self.finish(
             state,
             {
@@ -507,6 +528,7 @@ class Swap5(Game):
                 "scores": {str(s): score for s, score in enumerate(scores)},
                 "ending": ending,
                 "tie_broken": tie_broken,
+                "summary": {"en": en, "ja": ja},
             },
         )
         why = (
@@ -579,7 +601,7 @@ class Swap5(Game):
         who = seat_ref(seat)
         if action["type"] == "trump":
             en, ja = _trump_words(action["card"])
-            text = [f"{who} played {action['card']}: {en} swapped.", f"{who} が {action['card']} を使い、{ja}を入れ替えました。"]
+            text = [f"{who} played {en}.", f"{who} がトランプカード「{ja}」を使いました。"]
         else:
             mover = COLOUR_NAMES[before[CELL_INDEX[action["from"]]]]
             if action["type"] == "move":
@@ -610,10 +632,10 @@ class Swap5(Game):
         # a playout checks one action on every step.
         return self._problem(state, seat, action) is None
 
-    def _explain(self, state: dict, seat: int, action: dict) -> str:
+    def _explain(self, state: dict, seat: int, action: dict) -> Words:
         return self._problem(state, seat, action)
 
-    def _problem(self, state: dict, seat: int, action: dict) -> str | None:
+    def _problem(self, state: dict, seat: int, action: dict) -> Words | None:
         """Why the (well-shaped) ``action`` breaks the rules, in plain words; None when it
         is legal. The one statement of what a single move must satisfy: _legal_actions
         lists exactly the actions this lets through (the tests check that the two agree)."""
@@ -621,54 +643,81 @@ class Swap5(Game):
             return self._trump_problem(state, seat, action["card"])
         return self._step_problem(state, seat, action["type"], action["from"], action["to"])
 
-    def _step_problem(self, state: dict, seat: int, kind: str, start, end) -> str | None:
+    def _step_problem(self, state: dict, seat: int, kind: str, start, end) -> Words | None:
         for value in (start, end):
             if type(value) is not str or value not in CELL_INDEX:
-                return f"{value!r} is not a cell: cells are A1 to E5 (column letter A-E, then row number 1-5)"
+                return (
+                    f"{value!r} is not a cell: cells are A1 to E5 (column letter A-E, then row number 1-5)",
+                    f"{value!r} はマスではありません。マスは A1 から E5 です(列の文字 A-E、行の数字 1-5)",
+                )
         board = state["board"]
         players = state["players"]
         own = OWNED_COLOURS[players][seat]
         piece, target = board[CELL_INDEX[start]], board[CELL_INDEX[end]]
+        kind_ja = _KIND_JA[kind]
         if piece == EMPTY:
-            return f"{start} is empty: a {kind} starts from one of your own pieces"
+            return (
+                f"{start} is empty: a {kind} starts from one of your own pieces",
+                f"{start} は空です。{kind_ja}は自分の駒から始めます",
+            )
         if piece not in own:
             return (
                 f"{start} holds a {COLOUR_NAMES[piece][0]} piece, and you play {_colour_words(own)[0]}: "
-                f"you may only {kind} your own pieces"
+                f"you may only {kind} your own pieces",
+                f"{start} は{COLOUR_NAMES[piece][1]}の駒で、あなたの色は{_colour_words(own)[1]}です。"
+                f"{kind_ja}できるのは自分の駒だけです",
             )
         if start == end:
-            return f'"from" and "to" are both {start}: pick a neighbouring cell'
+            return (
+                f'"from" and "to" are both {start}: pick a neighbouring cell',
+                f'"from" と "to" がどちらも {start} です。隣のマスを選んでください',
+            )
         side = state["options"]["board"]
         neighbours = NEIGHBOURS[side][CELL_INDEX[start]]
         if CELL_INDEX[end] not in neighbours:
             rule = (
-                "on the front board a piece only goes up, down, left or right"
+                ("on the front board a piece only goes up, down, left or right", "表の面では駒は上下左右にしか動けません")
                 if side == "front"
-                else "on the back board a piece goes up, down, left, right or along a printed diagonal line"
+                else (
+                    "on the back board a piece goes up, down, left, right or along a printed diagonal line",
+                    "裏の面では駒は上下左右か、印刷された斜めの線に沿って動きます",
+                )
             )
+            listed = ", ".join(CELLS[i] for i in neighbours)
             return (
-                f"{end} is not next to {start}: {rule} "
-                f"(from {start}: {', '.join(CELLS[i] for i in neighbours)})"
+                f"{end} is not next to {start}: {rule[0]} (from {start}: {listed})",
+                f"{end} は {start} の隣ではありません。{rule[1]}({start} から: {listed})",
             )
         if kind == "swap" and target == EMPTY:
-            return f"{end} is empty: going there is a move, not a swap"
+            return f"{end} is empty: going there is a move, not a swap", f"{end} は空です。そこへ行くのはスワップではなく移動です"
         if kind == "move" and target != EMPTY:
-            return f"{end} holds a {COLOUR_NAMES[target][0]} piece: exchanging with it is a swap, not a move"
+            return (
+                f"{end} holds a {COLOUR_NAMES[target][0]} piece: exchanging with it is a swap, not a move",
+                f"{end} には{COLOUR_NAMES[target][1]}の駒があります。入れ替えるのは移動ではなくスワップです",
+            )
         if target == piece:
-            return f"{start} and {end} both hold {COLOUR_NAMES[piece][0]} pieces: swapping them would change nothing"
+            return (
+                f"{start} and {end} both hold {COLOUR_NAMES[piece][0]} pieces: swapping them would change nothing",
+                f"{start} と {end} はどちらも{COLOUR_NAMES[piece][1]}の駒です。スワップしても何も変わりません",
+            )
         return None
 
-    def _trump_problem(self, state: dict, seat: int, card) -> str | None:
+    def _trump_problem(self, state: dict, seat: int, card) -> Words | None:
         hand = state["hands"][str(seat)]
         if type(card) is not str or card not in TRUMP_CARDS:
-            return f"{card!r} is not a trump card (the cards: {', '.join(TRUMP_CARDS)})"
+            return (
+                f"{card!r} is not a trump card (the cards swap rows {_ALL_SWAPS[0]} or columns {_ALL_SWAPS[1]})",
+                f"{card!r} はトランプカードではありません(カードは {_ALL_SWAPS[0]} の行か、{_ALL_SWAPS[1]} の列を入れ替えます)",
+            )
         if card in hand:
             return None
+        en, ja = _trump_words(card)
         if any(entry["card"] == card for entry in state["played"]):
-            return f"{card} has already been played"
+            return f"{en} has already been played", f"「{ja}」はもう使われています"
         if not hand:
-            return "you have no trump cards left"
-        return f"you do not hold {card} (your cards: {', '.join(hand)})"
+            return "you have no trump cards left", "トランプカードはもう残っていません"
+        held = _cards_words(hand)
+        return f"you do not hold {en} (your cards: {held[0]})", f"「{ja}」は持っていません(あなたのカード: {held[1]})"
 
     # ------------------------------------------------------------------ views
 
@@ -734,6 +783,23 @@ class Swap5(Game):
         if state["final_lap"] is not None:
             new["final_lap"] = {**state["final_lap"], "remaining": list(state["final_lap"]["remaining"])}
         return new
+
+
+_KIND_JA = {"swap": "スワップ", "move": "移動"}
+
+
+def _summary(winner: int, best: int, tied: list[int]) -> Words:
+    """The result in a sentence or two: the winner and, when points were tied, the tie and
+    the book's tie-break (first to act in the last lap; ``tied`` is in that lap's order)."""
+    who = seat_ref(winner)
+    points = f"{best} point{'' if best == 1 else 's'}"
+    if len(tied) == 1:
+        return f"{who} wins with {points}.", f"{who} が{best}点で勝ちました。"
+    tied_en, tied_ja = seat_list(sorted(tied))
+    return (
+        f"{tied_en} tied on {points}; {who} wins by acting first in the last lap.",
+        f"{tied_ja} が{best}点で並び、最後の一巡で先に行動した{who} の勝ちです。",
+    )
 
 
 def _run_view(run: tuple[str, tuple[int, ...]]) -> dict:

@@ -160,3 +160,23 @@ def test_every_listed_action_has_its_declared_fields_and_is_legal_agrees_with_th
                         )
             seat = chooser.choice(game.to_act(state))
             state = game.apply(state, seat, chooser.choice(game.legal_actions(state, seat)))
+
+
+def test_a_refusal_speaks_english_and_japanese_and_str_stays_english():
+    game = Toy()
+    state = game.setup(1, 0)
+    with pytest.raises(IllegalAction) as refused:
+        game.check(state, 0, {"type": "fly"})
+    assert str(refused.value) == refused.value.en == "unknown action type 'fly' (allowed now: done, take)"
+    assert refused.value.ja == "'fly' という行動はありません(いまできる行動: done, take)"
+    # an engine not yet bilingual still explains in English alone
+    assert IllegalAction.because("a rule says no").ja is None
+    assert IllegalAction.because(("no", "だめ")).ja == "だめ"
+
+
+def test_waiting_for_defaults_to_to_act_and_is_empty_once_over():
+    game = Toy()
+    state = game.setup(1, 0)
+    assert game.waiting_for(state) == game.to_act(state) == [0]
+    state["result"] = {"winners": [0], "scores": {"0": 1}}
+    assert game.waiting_for(state) == []

@@ -232,3 +232,63 @@ def test_bad_entries_are_refused_in_plain_words():
     refused(state, 0, {"type": "gazelles", "count": 3}, "'count' must be the gazelles in your hand \\(there are 2\\)")
     refused(state, 0, {"type": "gazelles", "count": None}, "not None")
     refused(state, 0, {"type": "next-round"}, "'next-round' is not possible now: the losses of the round are being entered")
+
+
+def test_refusals_come_in_japanese_too():
+    state = play(GAME.setup(3, 1), (0, {"type": "loss", "loss": 7}))
+    for action, ja in [
+        ({"type": "loss", "loss": 34}, "'loss' には失う群れの数を0から33までの整数で入れてください"),
+        ({"type": "nearest", "line": 0, "n": 1}, "被害7を直接入力済みです"),
+        ({"type": "next-round"}, "いまは 'next-round' はできません"),
+        ({"type": "fly"}, "'fly' という行動はありません"),
+    ]:
+        with pytest.raises(IllegalAction) as refused_action:
+            GAME.apply(state, 0, action)
+        assert refused_action.value.ja.startswith(ja)
+
+
+# ---------------------------------------------------------------------- who is awaited, the summary
+
+
+def test_waiting_for_names_only_the_seats_still_to_enter():
+    state = GAME.setup(3, 1)
+    assert GAME.view(state, 0)["waiting_for"] == [0, 1, 2]
+    state = play(state, (1, {"type": "loss", "loss": 7}))
+    view = GAME.view(state, 1)
+    assert view["to_act"] == [0, 1, 2]  # seat 1 may still correct its entry ...
+    assert view["waiting_for"] == [0, 2]  # ... but the round no longer waits for it
+    state = play(state, (1, {"type": "clear-loss"}))  # a withdrawn entry is awaited again
+    assert GAME.view(state, None)["waiting_for"] == [0, 1, 2]
+    state = play(state, *helper(2, [5, 0, 3], 3, 1)[:-1])  # an incomplete helper entry is no entry
+    assert GAME.view(state, None)["waiting_for"] == [0, 1, 2]
+
+
+def test_nobody_is_awaited_at_the_round_end_pause_or_once_over():
+    state = play(GAME.setup(3, 1), *losses(4, 5, 6))
+    assert GAME.view(state, 0)["to_act"] == [0, 1, 2]
+    assert GAME.view(state, 0)["waiting_for"] == []
+    state = play(state, (0, {"type": "next-round"}))
+    assert GAME.view(state, 0)["waiting_for"] == [0, 1, 2]
+    state = play(GAME.setup(3, 1), *losses(20, 3, 7))
+    assert GAME.view(state, 0)["waiting_for"] == []
+
+
+def test_the_summary_names_the_winner_the_shared_win_and_the_lions_win():
+    state = GAME.setup(3, 1)
+    for round_losses in ((4, 5, 6), (4, 5, 6), (4, 1, 6)):
+        if public(state)["step"] == "round-end":
+            state = play(state, (0, {"type": "next-round"}))
+        state = play(state, *losses(*round_losses))
+    assert GAME.result(state)["summary"] == {
+        "en": "{s1} wins with the largest herd (9).",
+        "ja": "{s1}が最も大きな群れ(9)で勝ちました。",
+    }
+    shared = GAME.result(play(GAME.setup(4, 1), *losses(20, 3, 7, 3)))
+    assert shared["summary"] == {
+        "en": "{s1} and {s3} tie with the largest herd (17) and share the win.",
+        "ja": "{s1}と{s3}が最も大きな群れ(17)で並び、勝ちを分け合いました。",
+    }
+    lions = GAME.result(play(GAME.setup(3, 1), *losses(12, 12, 12), (1, {"type": "next-round"}), *losses(8, 10, 9)))
+    assert lions["lions_win"] is True
+    assert lions["summary"]["en"] == "Every herd is at 0 or below: the lions win, and no player does."
+    assert lions["summary"]["ja"] == "すべての群れが0以下になりました。ライオンの勝ちで、勝ったプレイヤーはいません。"

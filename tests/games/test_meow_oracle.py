@@ -631,7 +631,7 @@ def test_refusals_of_cells_already_used():
 
 
 def test_it_is_not_your_turn():
-    refuse(GAME.setup(3, 1), 1, {"type": "reveal", "cell": [0, 0]}, r"it is not your turn \(waiting for seat 1\)")
+    refuse(GAME.setup(3, 1), 1, {"type": "reveal", "cell": [0, 0]}, r"it is not your turn \(waiting for \{s0\}\)")
 
 
 @pytest.fixture
@@ -682,7 +682,7 @@ def placing():
         (0, {"cell": {"row": 0}}, r"a cell is \[row, column\]"),
         (0, {"type": "give", "to": 0}, "a 'give' action has no field 'cell'"),
         (0, {"card": None, "cell": None, "extra": 1}, r"a 'place' action has no field 'extra' \(its fields: card, cell\)"),
-        (1, {}, r"it is not your turn \(waiting for seat 1, seat 3\)"),
+        (1, {}, r"it is not your turn \(waiting for \{s0\} and \{s2\}\)"),
     ],
 )
 def test_refusals_while_placing(placing, seat, change, message):

@@ -111,7 +111,7 @@ def test_a_full_area_takes_no_more_cards():
 
 def test_a_card_entered_by_another_seat_is_refused():
     state = play(started(3), *cards(1, "b0 b1 g6"))
-    refused(state, 0, card("g6"), "green 6 is already entered in seat 2's area at row 1, column 3")
+    refused(state, 0, card("g6"), "green 6 is already entered in {s1}'s area at row 1, column 3")
     assert card("g6") not in GAME.legal_actions(state, 0)
 
 
@@ -286,3 +286,64 @@ def test_nothing_is_secret():
     assert GAME.view(state, 2)["private"] == {}
     assert GAME.view(state, 2)["public"] == GAME.view(state, 0)["public"]
     assert GAME.view(state, 2)["public"]["areas"][0][0][:2] == [{"color": "red", "n": 1}, {"color": "green", "n": 2}]
+
+
+def test_waiting_for_names_only_the_seats_still_to_enter():
+    state = GAME.setup(3, 1)
+    assert GAME.view(state, 0)["waiting_for"] == [0, 1, 2]  # anyone may name the start player
+    state = play(started(3), *cards(0, "r0 r1 r2 / r5 r4 r3 / r6 r7 r8"), (2, {"type": "total", "total": 4}))
+    view = GAME.view(state, 0)
+    assert view["to_act"] == [0, 1, 2]  # those who entered may still correct ...
+    assert view["waiting_for"] == [1]  # ... but only seat 1 is awaited
+    state = play(state, (0, {"type": "clear", "row": 2, "col": 2}))
+    assert GAME.view(state, 0)["waiting_for"] == [0, 1]
+
+
+def test_nobody_is_awaited_between_the_rounds_or_once_over():
+    state = play(started(3), *totals(10, 5, 10))
+    assert GAME.view(state, 1)["waiting_for"] == []
+    state = play(state, (0, {"type": "next-round"}))
+    assert GAME.view(state, 1)["waiting_for"] == [0, 1, 2]
+    state = play(state, *totals(7, 7, 9))
+    assert GAME.view(state, 1)["waiting_for"] == []
+
+
+@pytest.mark.parametrize(
+    "round_two, en, ja",
+    [
+        ((12, 11, 13, 3),
+         "{s0} and {s2} tied on 4 wins; {s2} wins with the higher round-2 total (13 to 12).",
+         "{s0}と{s2}が4勝で並び、2ラウンド目の合計が高い{s2}の勝ちです(13対12)。"),
+        ((12, 11, 12, 3),
+         "{s0} and {s2} tied on 4 wins and on the round-2 total (12) and share the win.",
+         "{s0}と{s2}が4勝で並び、2ラウンド目の合計(12)も同じなので勝ちを分け合いました。"),
+    ],
+)
+def test_the_summary_says_how_a_tie_on_wins_was_settled(round_two, en, ja):
+    state = play(started(4), *totals(10, 10, 10, 10), (2, {"type": "next-round"}), *totals(*round_two))
+    assert GAME.result(state)["summary"] == {"en": en, "ja": ja}
+
+
+def test_the_summary_says_when_the_round_two_total_leaves_some_tied_players_sharing_the_win():
+    state = play(started(4), *totals(10, 10, 11, 11), (2, {"type": "next-round"}), *totals(11, 11, 10, 10))
+    assert GAME.result(state)["winners"] == [0, 1]
+    assert GAME.result(state)["summary"] == {
+        "en": "{s0}, {s1}, {s2} and {s3} tied on 3 wins; "
+        "{s0} and {s1} share the win with the higher round-2 total (11 to 10).",
+        "ja": "{s0}と{s1}と{s2}と{s3}が3勝で並び、2ラウンド目の合計が高い{s0}と{s1}が勝ちを分け合いました(11対10)。",
+    }
+
+
+def test_the_summary_names_a_clear_winner():
+    state = play(started(3), *totals(10, 5, 10), (0, {"type": "next-round"}), *totals(7, 7, 9))
+    assert GAME.result(state)["summary"] == {"en": "{s2} wins with the most wins (4).", "ja": "{s2}が最多の4勝で勝ちました。"}
+
+
+def test_refusals_come_in_japanese_too():
+    state = play(started(3), *cards(1, "b0 b1 g6"))
+    with pytest.raises(IllegalAction) as refused_action:
+        GAME.apply(state, 0, card("g6"))
+    assert refused_action.value.ja.startswith("緑の6はすでに{s1}のエリアの1行目・3列目に入力されています。")
+    with pytest.raises(IllegalAction) as refused_action:
+        GAME.apply(state, 0, card("w7"))
+    assert refused_action.value.ja == "灰色(オールマイティ)の7はありません。灰色のカードは 3, 4, 5 だけです"

@@ -746,3 +746,76 @@ def test_random_games_with_keyed_in_values_end_with_a_ranking(options):
         result = GAME.result(state)
         assert sorted(e["seat"] for e in result["ranking"]) == list(range(state["players"]))
         assert result["winners"] == [e["seat"] for e in result["ranking"] if e["place"] == 1]
+
+
+# ---------------------------------------------------------------------------- who is awaited, the summary, Japanese
+
+
+def test_an_attack_waits_only_for_the_player_whose_turn_it_is():
+    view = GAME.view(attack_state(seat=1), 2)
+    assert view["to_act"] == [0, 1, 2]  # everyone may report a pig lost or invincibility ...
+    assert view["waiting_for"] == [1]  # ... but only the turn's player must declare the attack done
+
+
+def test_tie_break_counts_wait_for_every_tied_player_still_to_key_in():
+    state = ended([2, 2, 3, None], seat_losing=3)
+    assert GAME.view(state, None)["waiting_for"] == [0, 1]
+    state = act(state, 1, "ground_pigs", count=2)
+    assert GAME.view(state, None)["waiting_for"] == [0]
+
+
+def _tie_broken(pigs, ground, outer=()):
+    state = ended(pigs, seat_losing=3)
+    for seat, count in ground:
+        state = act(state, seat, "ground_pigs", count=count)
+    for seat, count in outer:
+        state = act(state, seat, "outer_pigs", count=count)
+    return GAME.result(state)["summary"]
+
+
+def test_the_summary_says_which_count_broke_the_tie():
+    assert _tie_broken([2, 2, 3, None], [(0, 1), (1, 2)]) == {
+        "en": "{s2} wins with the most pigs alive (3).",
+        "ja": "{s2}が無事なこぶたの最も多い(3匹)1位です。",
+    }
+    assert _tie_broken([3, 3, 2, None], [(0, 2), (1, 1)]) == {
+        "en": "{s0} and {s1} tied on 3 pigs alive; {s0} wins with more pigs standing on the ground (2).",
+        "ja": "{s0}と{s1}が無事なこぶた3匹で並び、地面に足がついているこぶたの多い{s0}が1位です(2匹)。",
+    }
+    assert _tie_broken([3, 3, 3, None], [(0, 2), (1, 2), (2, 1)], [(0, 1), (1, 2)]) == {
+        "en": "{s0}, {s1} and {s2} tied on 3 pigs alive and {s0} and {s1} also on 2 on the ground; "
+        "{s1} wins with more pigs on outer squares (2).",
+        "ja": "{s0}と{s1}と{s2}が無事なこぶた3匹で並び、{s0}と{s1}は地面に足がついているこぶた(2匹)も同じでした。"
+        "外側のマスのこぶたが多い{s1}が1位です(2匹)。",
+    }
+    assert _tie_broken([3, 3, 3, None], [(0, 2), (1, 2), (2, 2)], [(0, 1), (1, 2), (2, 2)]) == {
+        "en": "{s0}, {s1} and {s2} tied on 3 pigs alive; {s1} and {s2} are also tied on the ground (2) "
+        "and on outer squares (2) and share first place.",
+        "ja": "{s0}と{s1}と{s2}が無事なこぶた3匹で並び、{s1}と{s2}は地面に足がついているこぶた(2匹)も"
+        "外側のマスのこぶた(2匹)も同じなので、1位を分け合いました。",
+    }
+
+
+def test_the_summary_of_a_game_where_every_last_pig_fell_at_once():
+    state = attack_state(players=2)
+    state["pigs"] = [1, 1]
+    state = act(act(act(state, 1, "pig_lost"), 0, "pig_lost"), 0, "attack_done")
+    assert GAME.result(state)["winners"] == [0, 1]
+    assert GAME.result(state)["summary"] == {
+        "en": "{s0} and {s1} have no pig left and share first place.",
+        "ja": "{s0}と{s1}は無事なこぶたが0匹で並び、1位を分け合いました。",
+    }
+
+
+def test_refusals_come_in_japanese_too():
+    state = attack_state()
+    with pytest.raises(IllegalAction) as refused_action:
+        act(state, 1, "attack_done")
+    assert refused_action.value.ja == "オオカミの攻撃を進めるのは手番のプレイヤー({s0})だけです (いまできる行動: invincible, pig_lost)"
+    state = ended([2, 2, 3, None], seat_losing=3)
+    with pytest.raises(IllegalAction) as refused_action:
+        act(state, 0, "ground_pigs", count=3)
+    assert refused_action.value.ja == "あなたの無事なこぶたは2匹です。'count' は 0, 1, 2 のどれかです(3 は使えません)"
+    with pytest.raises(IllegalAction) as refused_action:
+        act(state, 2, "ground_pigs", count=1)
+    assert refused_action.value.ja == "あなたの番ではありません({s0}と{s1}を待っています)"

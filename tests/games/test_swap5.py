@@ -278,11 +278,13 @@ def test_unplayed_cards_are_secret_played_cards_public():
 
 def test_setup_log_tells_each_seat_its_own_cards_only():
     state = GAME.setup(2, 9)
-    mine = GAME.view(state, 0)["log"][0]["text"]["en"]
-    theirs = GAME.view(state, 1)["log"][0]["text"]["en"]
-    assert all(card in mine for card in state["hands"]["0"])
-    assert not any(card in theirs for card in state["hands"]["0"])
-    assert "You play red and yellow" in mine
+    mine = GAME.view(state, 0)["log"][0]["text"]
+    theirs = GAME.view(state, 1)["log"][0]["text"]
+    assert state["hands"]["0"] == ["col-C-D", "row-4-5"]  # named in words, never by id
+    assert mine["en"].endswith("your trump cards: the column swap C <-> D and the row swap 4 <-> 5.")
+    assert mine["ja"].endswith("トランプカードは「C列とD列の入れ替え」と「4行目と5行目の入れ替え」。")
+    assert "the column swap C <-> D" not in theirs["en"] and "C列とD列" not in theirs["ja"]
+    assert "You play red and yellow" in mine["en"]
 
 
 def test_scramble_keeps_what_a_seat_sees():
@@ -409,7 +411,7 @@ def test_turn_direction(direction, order):
 def test_a_player_may_only_act_on_their_turn():
     state = position(4, [".....", ".R...", ".....", ".....", "....."], turn=1)
     assert GAME.legal_actions(state, 0) == []
-    assert refused(state, 0, {"type": "move", "from": "B2", "to": "A2"}) == "it is not your turn (waiting for seat 2)"
+    assert refused(state, 0, {"type": "move", "from": "B2", "to": "A2"}) == "it is not your turn (waiting for {s1})"
 
 
 # ---------------------------------------------------------------------- scores and their reasons
@@ -494,6 +496,7 @@ def test_five_points_end_the_game_at_once():
         "scores": {"0": 5, "1": 0, "2": 0, "3": 0},
         "ending": "five-points",
         "tie_broken": False,
+        "summary": {"en": "{s0} wins with 5 points.", "ja": "{s0} が5点で勝ちました。"},
     }
     assert GAME.view(after, None)["public"]["step"] == "over"
     assert GAME.view(after, None)["log"][-1]["text"]["en"] == "Game over: {s0} reached 5 points. {s0} wins with 5 points."
@@ -586,7 +589,13 @@ def test_tie_goes_to_the_first_tied_player_of_the_extra_lap_after_the_start_play
         start, end = FINAL_MOVES[seat]
         state = play(state, seat, type="move", **{"from": start, "to": end})
     result = GAME.result(state)
-    assert result == {"winners": [winner], "scores": {"0": 0, "1": 1, "2": 0, "3": 1}, "ending": "last-trump", "tie_broken": True}
+    assert result == {
+        "winners": [winner], "scores": {"0": 0, "1": 1, "2": 0, "3": 1}, "ending": "last-trump", "tie_broken": True,
+        "summary": {
+            "en": f"{{s1}} and {{s3}} tied on 1 point; {{s{winner}}} wins by acting first in the last lap.",
+            "ja": f"{{s1}}と{{s3}} が1点で並び、最後の一巡で先に行動した{{s{winner}}} の勝ちです。",
+        },
+    }
     last_line = GAME.view(state, None)["log"][-1]["text"]["en"]
     assert last_line.endswith(f"(tied on points: first to act in the last lap, which began with {{s{order[0]}}}).")
 
@@ -632,6 +641,7 @@ def test_a_last_trump_tie_goes_to_the_tied_player_who_acted_first_in_the_extra_l
     state, played = end_by_last_trump(state, trigger, "row-1-2")
     assert played == lap
     result = GAME.result(state)
+    assert result.pop("summary")["en"] == f"{{s1}} and {{s3}} tied on 1 point; {{s{winner}}} wins by acting first in the last lap."
     assert result == {"winners": [winner], "scores": {"0": 0, "1": 1, "2": 0, "3": 1}, "ending": "last-trump", "tie_broken": True}
 
 
@@ -641,7 +651,9 @@ def test_two_players_tied_on_both_colours_the_one_who_did_not_empty_their_hand_w
     state = position(2, rows, hands={trigger: ["row-5-1"]})
     state, lap = end_by_last_trump(state, trigger, "row-5-1")
     assert lap == [winner]
-    assert GAME.result(state) == {"winners": [winner], "scores": {"0": 2, "1": 2}, "ending": "last-trump", "tie_broken": True}
+    result = GAME.result(state)
+    assert result.pop("summary")["en"] == f"{{s0}} and {{s1}} tied on 2 points; {{s{winner}}} wins by acting first in the last lap."
+    assert result == {"winners": [winner], "scores": {"0": 2, "1": 2}, "ending": "last-trump", "tie_broken": True}
 
 
 def test_a_tie_at_zero_after_the_last_trump_card_goes_to_the_other_player():
@@ -663,6 +675,10 @@ def test_a_five_point_tie_goes_to_who_acted_first_in_the_lap_in_progress_from_th
     state = position(4, DOUBLE_FIVE, turn=2, direction=direction)
     state = play(state, 2, type="swap", **{"from": "E2", "to": "E1"})
     result = GAME.result(state)
+    assert result.pop("summary") == {
+        "en": f"{{s1}} and {{s2}} tied on 5 points; {{s{winner}}} wins by acting first in the last lap.",
+        "ja": f"{{s1}}と{{s2}} が5点で並び、最後の一巡で先に行動した{{s{winner}}} の勝ちです。",
+    }
     assert result == {"winners": [winner], "scores": {"0": 0, "1": 5, "2": 5, "3": 0}, "ending": "five-points", "tie_broken": True}
     assert GAME.view(state, None)["log"][-1]["text"]["en"].endswith("which began with {s0}).")
 
@@ -701,6 +717,7 @@ def test_highest_score_wins_without_tie_break():
     state = play(state, 3, type="trump", card="row-2-3")
     assert rows_of(state) == ["GGG..", "G....", "G..Y.", "BBBR.", "....."]
     result = GAME.result(state)
+    assert result.pop("summary") == {"en": "{s1} wins with 2 points.", "ja": "{s1} が2点で勝ちました。"}
     assert result == {"winners": [1], "scores": {"0": 0, "1": 2, "2": 0, "3": 1}, "ending": "last-trump", "tie_broken": False}
 
 
@@ -733,10 +750,11 @@ def _explained_position():
         ({"type": "swap", "from": "B2", "to": "B1"}, "B1 is empty: going there is a move, not a swap"),
         ({"type": "move", "from": "B2", "to": "C2"}, "C2 holds a green piece: exchanging with it is a swap, not a move"),
         ({"type": "trump"}, "a 'trump' action needs the field 'card' (its fields: card)"),
-        ({"type": "trump", "card": "row-1-3"}, "'row-1-3' is not a trump card (the cards: row-1-2, row-2-3,"),
+        ({"type": "trump", "card": "row-1-3"}, "'row-1-3' is not a trump card (the cards swap rows 1 <-> 2, 2 <-> 3, "
+         "3 <-> 4, 4 <-> 5, 5 <-> 1 or columns A <-> B, B <-> C, C <-> D, D <-> E, E <-> A)"),
         ({"type": "trump", "card": 12}, "12 is not a trump card"),
-        ({"type": "trump", "card": "col-C-D"}, "col-C-D has already been played"),
-        ({"type": "trump", "card": "col-A-B"}, "you do not hold col-A-B (your cards: row-1-2)"),
+        ({"type": "trump", "card": "col-C-D"}, "the column swap C <-> D has already been played"),
+        ({"type": "trump", "card": "col-A-B"}, "you do not hold the column swap A <-> B (your cards: the row swap 1 <-> 2)"),
         ({"type": "trump", "card": "row-1-2", "cell": "A1"}, "a 'trump' action has no field 'cell' (its fields: card)"),
     ],
 )
@@ -763,3 +781,24 @@ def test_a_saved_game_loads_back_exactly():
     seat = GAME.to_act(state)[0]
     state = GAME.apply(state, seat, GAME.legal_actions(state, seat)[-1])
     assert GAME.load(GAME.dump(state)) == state
+
+
+def test_refusals_come_in_japanese_too():
+    state = _explained_position()
+    for action, ja in [
+        ({"type": "trump", "card": "col-A-B"}, "「A列とB列の入れ替え」は持っていません(あなたのカード: 「1行目と2行目の入れ替え」)"),
+        ({"type": "trump", "card": "col-C-D"}, "「C列とD列の入れ替え」はもう使われています"),
+        ({"type": "swap", "from": "C2", "to": "B2"}, "C2 は緑の駒で、あなたの色は赤です。スワップできるのは自分の駒だけです"),
+        ({"type": "move", "from": "B2", "to": "C2"}, "C2 には緑の駒があります。入れ替えるのは移動ではなくスワップです"),
+    ]:
+        with pytest.raises(IllegalAction) as refused_action:
+            GAME.apply(state, 0, action)
+        assert refused_action.value.ja == ja
+
+
+def test_a_trump_card_is_logged_in_words_never_by_its_id():
+    state = position(4, ["R.G..", "..YB.", ".....", ".....", "....."], hands={0: ["col-E-A", "row-1-2"]})
+    text = GAME.view(play(state, 0, type="trump", card="col-E-A"), None)["log"][-1]["text"]
+    assert text["en"].startswith("{s0} played the column swap E <-> A.")
+    assert text["ja"].startswith("{s0} がトランプカード「E列とA列の入れ替え」を使いました。")
+    assert "col-" not in text["en"] + text["ja"]
