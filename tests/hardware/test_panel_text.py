@@ -128,3 +128,15 @@ def test_a_huge_string_is_cut_quickly():
     assert fonts.fit("W" * 200_000, 128).endswith(fonts.ELLIPSIS)
     assert fonts.fit("a" + "\u0301" * 100_000, 128).endswith(fonts.ELLIPSIS)
     assert time.perf_counter() - started < 0.5
+
+
+def test_no_name_the_table_accepts_needs_a_replacement_on_the_panel():
+    """Names are checked at the door (``clean_name``) so that a valid name always shows as
+    typed: every character the panel would replace is refused in a name."""
+    from companion.table import TableError, clean_name
+
+    replaced = [chr(code) for code in range(0x110000) if fonts.drawable(chr(code)) != chr(code)]
+    assert len(replaced) > 2000  # the controls, the surrogates, the two separators
+    for char in replaced:
+        with pytest.raises(TableError):
+            clean_name(f"a{char}b")
