@@ -515,11 +515,11 @@ def _fingerprints(game: Game, state: dict) -> dict[int, str]:
 
 
 INVISIBLE = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u2800\u3164\uffa0")
-"""Characters that show nothing though they are not format characters: the Hangul fillers,
-the braille blank, the combining grapheme joiner and Khmer's inherent vowels. With the format
-characters (category Cf) they make up Unicode's Default_Ignorable_Code_Point property (which
-Python's ``unicodedata`` does not offer), less the variation selectors, which :func:`clean_name`
-treats as combining marks."""
+"""Characters that show nothing though they are letters, marks or symbols: the Hangul fillers,
+the braille blank, the combining grapheme joiner and Khmer's inherent vowels. Together with the
+format characters (category Cf) and unassigned code points, which :func:`clean_name` refuses
+anyway, they cover Unicode's Default_Ignorable_Code_Point property (which Python's
+``unicodedata`` does not offer) but for the variation selectors, which it treats as marks."""
 
 ZERO_WIDTH_JOINER = "\u200d"
 

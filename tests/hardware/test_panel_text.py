@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import logging
 import random
+import time
+import unicodedata
 
 import pytest
 from panel_helpers import short_press
 
 from companion import games
+from companion.table import TableError, clean_name
 from hardware import fonts, screens
 
 REPLACED = "\ufffd"  # U+FFFD REPLACEMENT CHARACTER
@@ -112,8 +115,6 @@ def test_a_character_the_layout_cannot_take_is_replaced_and_logged_once(caplog):
 def test_every_paragraph_separator_of_the_bidi_algorithm_is_replaced():
     """raqm fails on exactly the characters of bidi class B (found by drawing every code point
     with Misaki: U+000A, U+000D, U+001C..U+001E, U+0085, U+2029): all of them are replaced."""
-    import unicodedata
-
     separators = [chr(cp) for cp in range(0x110000) if unicodedata.bidirectional(chr(cp)) == "B"]
     assert len(separators) == 7
     for char in separators:
@@ -122,8 +123,6 @@ def test_every_paragraph_separator_of_the_bidi_algorithm_is_replaced():
 
 
 def test_a_huge_string_is_cut_quickly():
-    import time
-
     started = time.perf_counter()
     assert fonts.fit("W" * 200_000, 128).endswith(fonts.ELLIPSIS)
     assert fonts.fit("a" + "\u0301" * 100_000, 128).endswith(fonts.ELLIPSIS)
@@ -133,8 +132,6 @@ def test_a_huge_string_is_cut_quickly():
 def test_no_name_the_table_accepts_needs_a_replacement_on_the_panel():
     """Names are checked at the door (``clean_name``) so that a valid name always shows as
     typed: every character the panel would replace is refused in a name."""
-    from companion.table import TableError, clean_name
-
     replaced = [chr(code) for code in range(0x110000) if fonts.drawable(chr(code)) != chr(code)]
     assert len(replaced) > 2000  # the controls, the surrogates, the two separators
     for char in replaced:
