@@ -535,16 +535,65 @@ def _fingerprints(game: Game, state: dict) -> dict[int, str]:
     return {seat: game.seat_digest(state, seat) for seat in range(state["players"])}
 
 
+INVISIBLE = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u2800\u3164\uffa0")
+"""Characters that show nothing though they are letters, marks or symbols: the Hangul fillers,
+the braille blank, the combining grapheme joiner and Khmer's inherent vowels. Together with the
+format characters (category Cf) and unassigned code points, which :func:`clean_name` refuses
+anyway, they cover Unicode's Default_Ignorable_Code_Point property (which Python's
+``unicodedata`` does not offer) but for the variation selectors, which it treats as marks."""
+
+ZERO_WIDTH_JOINER = "\u200d"
+
+
 def clean_name(name) -> str:
-    """A player name as shown: trimmed, 1 to NAME_MAX characters, no control characters.
-    Japanese is welcome; escaping is the web's job."""
+    """A player name as shown: one line of 1 to NAME_MAX visible characters.
+
+    - Normalised to NFC; every kind of space (the ideographic space a Japanese keyboard
+      types, a no-break space) becomes a plain space; spaces at the ends are trimmed.
+    - Refused: control characters and line or paragraph separators; unassigned, private-use
+      and broken (lone surrogate) characters; invisible characters (format characters such as
+      zero-width spaces and direction marks, and :data:`INVISIBLE`); a combining mark with
+      nothing to combine with (at the start or after a space).
+    - Welcome: any script, Japanese and Korean (Hangul syllables and jamo) included;
+      accents and variation selectors after what they modify; emoji, skin tones and emoji
+      ZWJ sequences: a zero-width joiner is allowed between two symbols and nowhere else.
+      The panel's font has no emoji (it draws each as a box); phones show them.
+
+    Escaping is the web's job."""
     if not isinstance(name, str):
         raise TableError("a name must be text")
-    name = unicodedata.normalize("NFC", name).strip()
+    name = "".join(" " if unicodedata.category(char) == "Zs" else char for char in unicodedata.normalize("NFC", name))
+    name = name.strip()
     if not name:
         raise TableError("please enter a name")
     if len(name) > NAME_MAX:
         raise TableError(f"a name can have at most {NAME_MAX} characters")
-    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in name):
-        raise TableError("a name cannot contain control or invisible characters")
+    for index, char in enumerate(name):
+        category = unicodedata.category(char)
+        if category in ("Cc", "Zl", "Zp"):
+            raise TableError(f"a name must be one line, without control characters ({_named(char)})")
+        if category in ("Cs", "Co", "Cn"):
+            raise TableError(f"a name cannot contain unassigned, private-use or broken characters ({_named(char)})")
+        if (category == "Cf" and not _joins_symbols(name, index)) or char in INVISIBLE:
+            raise TableError(f"a name cannot contain invisible characters ({_named(char)})")
+        if category.startswith("M") and (index == 0 or name[index - 1] == " "):
+            raise TableError(f"a combining mark must follow a letter ({_named(char)})")
     return name
+
+
+def _joins_symbols(name: str, index: int) -> bool:
+    """Whether ``name[index]`` is a zero-width joiner between two symbols, as in the emoji
+    ZWJ sequence 👩🏽‍💻 (woman, skin tone, joiner, laptop): marks (variation selectors) and
+    modifiers (skin tones) may follow the first symbol."""
+    if name[index] != ZERO_WIDTH_JOINER or index in (0, len(name) - 1):
+        return False
+    before = index - 1
+    while before > 0 and unicodedata.category(name[before]) in ("Mn", "Mc", "Me", "Sk"):
+        before -= 1
+    return unicodedata.category(name[before]) == unicodedata.category(name[index + 1]) == "So"
+
+
+def _named(char: str) -> str:
+    """A character as an error message names it: ``U+3164 HANGUL FILLER``."""
+    name = unicodedata.name(char, "")
+    return f"U+{ord(char):04X} {name}" if name else f"U+{ord(char):04X}"

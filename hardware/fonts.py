@@ -9,8 +9,10 @@ built-in bitmap font, which has no Japanese (names in kana then show as boxes).
 
 from __future__ import annotations
 
+import bisect
 import functools
 import logging
+import unicodedata
 from pathlib import Path
 
 from PIL import ImageFont
@@ -40,23 +42,60 @@ def panel_font() -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
     return ImageFont.load_default(FONT_SIZE)
 
 
+REPLACEMENT = "\ufffd"
+"""What the panel shows for a character it cannot draw (Misaki has no glyph for U+FFFD, so
+it appears as the font's box, like any other character the font lacks)."""
+
+UNDRAWABLE = frozenset({"Cc", "Cs", "Zl", "Zp"})
+"""Unicode categories the panel replaces: control characters, lone surrogates, line and
+paragraph separators. Pillow's text layout (raqm) fails on every character of bidi class B
+(U+000A, U+000D, U+001C..U+001E, U+0085, U+2029: found by drawing every code point with
+Misaki), and all of them are in these categories; the rest of them have no picture either,
+and a lone surrogate cannot even be sent as UTF-8 to ``/api/display.txt``. Anything else
+draws: a character the font lacks as a box, a mark on what precedes it."""
+
+LONGEST_LINE = 256
+"""Text is cut to this many characters before it is measured: more than a line can show
+(32 half-width characters in 128 px, plus marks stacked on them), and measuring 100 000
+characters would take seconds on a Pi."""
+
+
+def drawable(text: str) -> str:
+    """``text`` with every character the panel cannot draw (see :data:`UNDRAWABLE`) replaced
+    by :data:`REPLACEMENT`. Every text the panel measures or draws goes through here, so no
+    name, log text or title can make drawing fail."""
+    if text.isprintable():  # the usual case, checked in C: nothing to replace
+        return text
+    return "".join(_replacement(char) if unicodedata.category(char) in UNDRAWABLE else char for char in text)
+
+
+@functools.cache
+def _replacement(char: str) -> str:
+    """The stand-in for an undrawable character; cached, so each one is logged only once."""
+    name = unicodedata.name(char, "")
+    log.warning("the panel cannot draw U+%04X%s: it shows %s instead", ord(char), f" {name}" if name else "",
+                REPLACEMENT)
+    return REPLACEMENT
+
+
 def text_width(text: str) -> float:
     """Width in pixels of ``text`` in the panel font."""
-    return panel_font().getlength(text)
+    return panel_font().getlength(drawable(text))
 
 
 ELLIPSIS = "…"
 
 
 def fit(text: str, width: float) -> str:
-    """``text`` cut to at most ``width`` pixels, ending in "…" when it had to be cut."""
-    if text_width(text) <= width:
-        return text
+    """``text`` made drawable and cut to at most ``width`` pixels, ending in "…" when it had
+    to be cut."""
+    whole = drawable(text[: LONGEST_LINE + 1])
+    if len(whole) <= LONGEST_LINE and text_width(whole) <= width:
+        return whole
     room = width - text_width(ELLIPSIS)
-    cut = text
-    while cut and text_width(cut) > room:
-        cut = cut[:-1]
-    return cut.rstrip() + ELLIPSIS
+    # The longest prefix that leaves room for the ellipsis (widths only grow with length).
+    length = bisect.bisect_right(range(len(whole)), room, key=lambda end: text_width(whole[:end])) - 1
+    return whole[: max(length, 0)].rstrip() + ELLIPSIS
 
 
 def wrap(text: str, width: float) -> list[str]:

@@ -32,6 +32,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
+from PIL import Image
+
 from companion.network import wifi_qr_payload
 from companion.table import StorageError, Table, TableError
 
@@ -607,8 +609,7 @@ class Panel:
                 screen = self._pages[-1].screen(self)
             except Exception:  # the home screen itself fails: say so rather than die
                 log.exception("the panel could not build its home screen either")
-                screen = Screen("info", PRODUCT[self.language],
-                                (word("screen_error", self.language), word("see_log", self.language)))
+                screen = self._error_screen()
         changed = screen != self._shown
         display_due = self.display.retry_in() == 0.0
         if not changed and not display_due:
@@ -619,7 +620,7 @@ class Panel:
             return
         started = time.perf_counter()
         if changed:
-            image = render(screen, self.width, self.height)
+            screen, image = self._render(screen)
             with self._frame_lock:
                 self._shown, self._image, self._png = screen, image, None
         self.display.show(self._image)
@@ -631,6 +632,20 @@ class Panel:
             with self._frame_lock:
                 self.frame_number += 1
                 self._frame_lock.notify_all()
+
+    def _render(self, screen: Screen) -> tuple[Screen, Image.Image]:
+        """``screen`` and its image, or the error screen and its image if drawing fails. No text
+        should make it fail (``fonts.fit`` makes every line drawable), but should a bug do so,
+        the glass says so instead of freezing on an old frame, and the panel thread lives on."""
+        try:
+            return screen, render(screen, self.width, self.height)
+        except Exception:
+            log.exception("the panel could not draw its screen")
+            error = self._error_screen()
+            return error, render(error, self.width, self.height)
+
+    def _error_screen(self) -> Screen:
+        return Screen("info", PRODUCT[self.language], (word("screen_error", self.language), word("see_log", self.language)))
 
     def _show_stopped(self) -> None:
         screen = Screen("stopped", self._say(PRODUCT), (word("stopped", self.language), "", word("stopped_hint", self.language)))

@@ -154,3 +154,25 @@ def test_a_home_screen_that_cannot_be_drawn_shows_an_error_and_the_panel_lives_o
     monkeypatch.undo()
     short_press(panel, "down")  # the thread still answers the buttons
     assert panel.text_lines()[0] == "SWAP 5"
+
+
+def test_a_screen_that_cannot_be_drawn_shows_an_error_and_the_panel_lives_on(make_panel, table, monkeypatch):
+    """Rendering failing (as Pillow's layout did on U+2029) must not end the panel thread
+    nor leave an old frame on the glass."""
+    import hardware.panel as panel_module
+
+    table.start_game("swap5", 2, seed=1)
+    panel = make_panel()
+    real_render = panel_module.render
+
+    def failing(screen, width, height):
+        if screen.kind == "menu":
+            raise RuntimeError("raqm_layout() failed.")
+        return real_render(screen, width, height)
+
+    monkeypatch.setattr(panel_module, "render", failing)
+    short_press(panel, "ok")  # opens the menu, which cannot be drawn
+    assert panel.text_lines()[1:] == ["Screen error", "(see the log)"]
+    assert panel.flaky.device.image.tobytes() == panel.frame_image().tobytes()
+    short_press(panel, "back")  # the thread still answers the buttons
+    assert panel.text_lines()[0] == "SWAP 5"

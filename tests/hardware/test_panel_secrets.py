@@ -1,5 +1,11 @@
 """No panel screen ever shows a secret: random games of every game id through the table,
-every screen the panel can show checked against every seat's private view at every step."""
+every screen the panel can show checked at every step in two ways:
+
+- no text of any seat's private view (a card id, a trump card) appears on a screen;
+- no screen changes when everything hidden from the public is shuffled (the engine's own
+  ``scramble_hidden``): that catches numbers too (a Lion Square herd), which a search for
+  text cannot, since a herd of 12 looks like any other 12 on the screen.
+"""
 
 from __future__ import annotations
 
@@ -58,6 +64,27 @@ def leaked(panel) -> list[str]:
     return sorted(secret for secret in secrets_of(panel.table) if secret in shown)
 
 
+def screens_if_hidden_were_shuffled(panel, seed: int) -> list[str]:
+    """:func:`every_screen` of the same table with everything the public cannot see (herds,
+    hands, piles, the RNG) shuffled among itself, for whoever reads the game through the
+    table (its views or its full state)."""
+    table = panel.table
+    game = games.get(table.game_id)
+    scrambled = game.scramble_hidden(table.state(), None, seed)
+    real_view = game.view
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(game, "view", lambda state, seat: real_view(scrambled, seat))
+        patch.setattr(table, "state", lambda: scrambled)
+        return every_screen(panel)
+
+
+def depends_on_hidden(panel, seeds=range(3)) -> bool:
+    """Whether some screen changes when what is hidden changes (a few shuffles, since one may
+    happen to change nothing: three herds of 20 shuffle into three herds of 20)."""
+    shown = every_screen(panel)
+    return any(screens_if_hidden_were_shuffled(panel, seed) != shown for seed in seeds)
+
+
 @pytest.fixture
 def panel(table):
     return Panel(table, Display(None), None, queue.Queue(), public_url="http://10.0.0.2/", lan_address="10.0.0.2")
@@ -77,6 +104,7 @@ def test_no_screen_shows_a_secret_in_random_games(panel, table, game_id):
                 table.join(seat, f"Player {seat + 1}")
         while not table.public()["game"]["over"]:
             assert leaked(panel) == []
+            assert not depends_on_hidden(panel, [chooser.randrange(1 << 30)])
             checked += 1
             seat = chooser.choice(table.public()["view"]["to_act"])
             table.act(seat, chooser.choice(table.view(seat)["actions"]), table.version)
@@ -107,3 +135,24 @@ def test_the_check_finds_a_secret_in_an_action_label(panel, table, monkeypatch):
     monkeypatch.setattr("hardware.panel.OFFERED", panel_actions.OFFERED)
     assert leaked(panel)
     assert json.dumps(leaked(panel))
+
+
+def test_the_check_finds_a_secret_number_when_a_screen_shows_one(panel, table, monkeypatch):
+    """A status screen that shows seat 0's herd: a number, which the text search misses and
+    the shuffle catches."""
+    table.start_game("lion-square", 3, seed=1)
+    for seat in range(3):
+        table.join(seat, f"Player {seat + 1}")
+    chooser = random.Random(1)
+    while len({table.view(seat)["private"]["herd"] for seat in range(3)}) == 1:  # the first round
+        seat = chooser.choice(table.public()["view"]["to_act"])
+        table.act(seat, chooser.choice(table.view(seat)["actions"]), table.version)
+    assert not depends_on_hidden(panel)  # the real screens pass
+
+    def leaky(info):
+        lines, die = screens._lion_square(info)
+        return [*lines, f"herd {table.view(0)['private']['herd']}"], die
+
+    monkeypatch.setitem(screens.STATUS_BUILDERS, "lion-square", leaky)
+    assert leaked(panel) == []  # what the text search alone let through
+    assert depends_on_hidden(panel)
