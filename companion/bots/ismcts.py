@@ -7,8 +7,9 @@ view, edges are keyed by the action. Each iteration
 2. walks down the tree, at each node choosing among the actions *legal in that sample*
    by UCT with availability counts (the "subset-armed bandit": an edge's exploration term
    counts the iterations in which it was available, not the parent's visits),
-3. adds one new edge for an untried legal action,
-4. plays the game out with a random playout policy, and
+3. adds one new edge for an untried legal action (the best first where the game has a
+   move value, see :mod:`.policies`, else one at random),
+4. plays the game out with the game's playout policy (:mod:`.policies`), and
 5. backs up every seat's reward along the path: its share of the win (ties shared, 0 when
    nobody wins, e.g. Lion Square's lions); each edge adds the reward of the seat that took it.
 
@@ -26,6 +27,7 @@ import time
 
 from ..games import Game
 from ..games.rng import Rng
+from .policies import policy, values
 from .sampling import sample_state
 
 EXPLORATION = 0.7
@@ -61,10 +63,11 @@ def rewards(game: Game, state: dict) -> list[float]:
 
 
 def playout(game: Game, state: dict, rng: Rng) -> dict:
-    """Play on to the end, every seat picking uniformly among its legal actions."""
+    """Play on to the end with the game's playout policy (see policies.py)."""
+    choose_move = policy(game)
     while not game.is_over(state):
         seat = game.to_act(state)[0]
-        state = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+        state = game.apply(state, seat, choose_move(game, state, seat, rng))
     return state
 
 
@@ -83,6 +86,7 @@ def search(game: Game, view: dict, rng: Rng, *, iterations: int | None, deadline
 
 def _iterate(game: Game, state: dict, me: int, root: Edge, rng: Rng) -> None:
     node, path = root, []
+    value_of = values(game)
     while not game.is_over(state):
         acting = game.to_act(state)
         # The root is the observer's own decision, even when others choose at the same time.
@@ -94,7 +98,11 @@ def _iterate(game: Game, state: dict, me: int, root: Edge, rng: Rng) -> None:
             if key in node.children:
                 node.children[key].available += 1
         if untried:
-            index = untried[rng.randbelow(len(untried))]
+            if value_of is None:
+                index = untried[rng.randbelow(len(untried))]
+            else:
+                worth = value_of(state, seat, [legal[i] for i in untried])
+                index = untried[worth.index(max(worth))]
             edge = node.children[keys[index]] = Edge(legal[index], seat)
             edge.available = 1
             path.append(edge)
