@@ -29,7 +29,7 @@ LEVELS = {
 }
 """The levels, named in both languages. Their budgets are in the configuration ([bots])."""
 
-EASY_SECOND_BEST = 0.25
+EASY_SECOND_BEST_PERCENT = 25
 """How often ``easy`` plays its second-best move instead of its best."""
 
 
@@ -80,7 +80,8 @@ def choose(
     if not edges:
         raise NoBot("the sampled positions offered none of the view's actions; the view and the game disagree")
     ranked = sorted(edges, key=lambda edge: -edge.visits)  # sorted is stable: the first tried wins ties
-    pick = ranked[1] if level == "easy" and len(ranked) > 1 and rng.randbelow(100) < EASY_SECOND_BEST * 100 else ranked[0]
+    blunder = level == "easy" and len(ranked) > 1 and rng.randbelow(100) < EASY_SECOND_BEST_PERCENT
+    pick = ranked[1] if blunder else ranked[0]
     return offered[action_key(pick.action)]
 
 

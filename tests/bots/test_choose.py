@@ -7,9 +7,8 @@ import pytest
 
 from companion import games
 from companion.bots import LEVELS, NoBot, budget, choose
-from companion.bots.arena import arena
 from companion.bots.ismcts import rewards
-from companion.config import BotsConfig, load_config
+from companion.config import load_config
 from companion.table import Table
 
 
@@ -126,37 +125,3 @@ def test_easy_sometimes_plays_its_second_best_move():
     normal = {json.dumps(choose(game, view, iterations=40, seed=seed)) for seed in range(12)}
     easy = {json.dumps(choose(game, view, iterations=40, seed=seed, level="easy")) for seed in range(12)}
     assert easy - normal
-
-
-def test_the_arena_rotates_seats_and_counts_every_game():
-    result = arena(games.get("swap5"), ["random", "random"], 6, seed=1)
-    assert sum(result.wins) == 6 and result.lions == 0
-    assert result.as_json() == {"game": "swap5", "seats": ["random", "random"], "games": 6,
-                                "wins": result.wins, "lions": 0}
-    assert arena(games.get("swap5"), ["random", "random"], 6, seed=1) == result
-
-
-def test_normal_beats_random_at_swap5():
-    """A fast sanity check of strength; the measured figures are in docs/bots.md."""
-    result = arena(games.get("swap5"), ["normal", "random"], 4, seed=11, iterations=5)
-    assert result.wins[0] == 4
-
-
-@pytest.mark.parametrize(
-    ("seats", "kwargs", "message"),
-    [
-        (["normal", "bogus"], {}, "unknown seat 'bogus'"),
-        (["normal", "random", "random"], {}, "for 2, 4 players"),
-        (["normal", "random"], {"games": 0}, "whole number of 1 or more"),
-    ],
-)
-def test_the_arena_refuses_bad_requests(seats, kwargs, message):
-    with pytest.raises(ValueError, match=message):
-        arena(games.get("swap5"), seats, kwargs.get("games", 1), seed=0)
-
-
-def test_the_arena_budgets_keep_the_configured_ratios():
-    from companion.bots.arena import budgets
-
-    found = budgets(["strong", "normal", "easy", "random"], None, 30, BotsConfig())
-    assert found == {"strong": {"iterations": 50}, "normal": {"iterations": 30}, "easy": {"iterations": 10}}
