@@ -75,6 +75,8 @@ def search(game: Game, view: dict, rng: Rng, *, iterations: int | None, deadline
     """Run ISMCTS from ``view`` (the observer is ``view["seat"]``) until ``iterations`` are
     done or the monotonic clock passes ``deadline``; return the root's edges, in the order
     the actions were first tried. At least one iteration always runs."""
+    if iterations is None and deadline is None:
+        raise ValueError("a search needs a budget: a number of iterations or a deadline")
     me = view["seat"]
     root = Edge({}, me)
     done = 0
@@ -88,9 +90,8 @@ def _iterate(game: Game, state: dict, me: int, root: Edge, rng: Rng) -> None:
     node, path = root, []
     value_of = values(game)
     while not game.is_over(state):
-        acting = game.to_act(state)
         # The root is the observer's own decision, even when others choose at the same time.
-        seat = me if node is root else acting[0]
+        seat = me if node is root else game.to_act(state)[0]
         legal = game.legal_actions(state, seat)
         keys = [action_key(action) for action in legal]
         untried = [i for i, key in enumerate(keys) if key not in node.children]
