@@ -29,6 +29,23 @@ def _simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _arena(args: argparse.Namespace) -> int:
+    from .bots.arena import arena
+    from .config import load_config
+
+    result = arena(
+        games.get(args.game),
+        args.seats.split(","),
+        args.games,
+        args.seed,
+        seconds=args.seconds,
+        iterations=args.iterations,
+        config=load_config(args.config).bots,
+    )
+    print(json.dumps(result.as_json()) if args.json else result.report())
+    return 0
+
+
 def _config_check(args: argparse.Namespace) -> int:
     from .config import load_config
 
@@ -126,6 +143,18 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
     simulate.add_argument("--options", help='game options as JSON, e.g. \'{"board": "back"}\'')
     simulate.set_defaults(run=_simulate)
+
+    arena = commands.add_parser("arena", help="play bots against each other and count their wins")
+    arena.add_argument("game", help="game id: lion-square, meow-oracle or swap5")
+    arena.add_argument("--seats", required=True, help="one entry per seat: easy, normal, strong or random, e.g. normal,random,random")
+    arena.add_argument("--games", type=int, default=100, help="how many games (default 100)")
+    arena.add_argument("--seed", type=int, default=0, help="seed of the first game and of the players (default 0)")
+    budget = arena.add_mutually_exclusive_group()
+    budget.add_argument("--seconds", type=float, help="normal's seconds per move (other levels scaled as configured)")
+    budget.add_argument("--iterations", type=int, help="normal's iterations per move, reproducible (others scaled)")
+    arena.add_argument("--json", action="store_true", help='print one JSON object {"game", "seats", "games", "wins", "lions"}')
+    arena.add_argument("--config", help="the TOML configuration file whose [bots] budgets to use (default: built-in)")
+    arena.set_defaults(run=_arena)
 
     config = commands.add_parser("config", help="work with the configuration file")
     config_commands = config.add_subparsers(dest="config_command", required=True, metavar="ACTION")

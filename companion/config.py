@@ -126,6 +126,16 @@ class NetworkConfig:
 
 
 @dataclass(frozen=True)
+class BotsConfig:
+    """How long each bot level thinks per move, in seconds of wall-clock time (docs/bots.md
+    gives the iterations per second: a Raspberry Pi Zero 2 W makes about a tenth of a laptop's)."""
+
+    easy_seconds: float = 0.5
+    normal_seconds: float = 1.5
+    strong_seconds: float = 2.5
+
+
+@dataclass(frozen=True)
 class Config:
     """Everything the appliance reads at start; build it with :func:`load_config`."""
 
@@ -135,6 +145,7 @@ class Config:
     display: DisplayConfig = field(default_factory=DisplayConfig)
     buttons: ButtonsConfig = field(default_factory=ButtonsConfig)
     network: NetworkConfig = field(default_factory=NetworkConfig)
+    bots: BotsConfig = field(default_factory=BotsConfig)
     host: str = "0.0.0.0"  # address the web server listens on
     port: int = 8000  # the installer's file sets 80
     data_dir: pathlib.Path = field(default_factory=_default_data_dir)  # saved tables (SQLite)
@@ -314,10 +325,13 @@ _CHECKS: dict[str, Callable[[object], object]] = {
     "buttons.hold_seconds": _seconds(0.1, 10),
     "buttons.repeat_seconds": _seconds(0.02, 5),
     "buttons.bounce_seconds": _seconds(0, 1),
+    "bots.easy_seconds": _seconds(0.05, 60),
+    "bots.normal_seconds": _seconds(0.05, 60),
+    "bots.strong_seconds": _seconds(0.05, 60),
 }
 _PROFILE_CHECKS = {"description": _text, "pull_up": _boolean}
 #: Tables the file may hold (a "*" stands for a name chosen by the user).
-_TABLES = ("display", "network", "buttons", "buttons.pins", "buttons.profiles", "buttons.profiles.*", "buttons.profiles.*.pins")
+_TABLES = ("display", "network", "bots", "buttons", "buttons.pins", "buttons.profiles", "buttons.profiles.*", "buttons.profiles.*.pins")
 
 
 def _table_pattern(key: str) -> str | None:
@@ -528,9 +542,10 @@ def load_config(path: str | os.PathLike | None = None, overrides: Mapping[str, o
 
     values = settings.values
     display = DisplayConfig(**{f.name: values[f"display.{f.name}"] for f in fields(DisplayConfig) if f"display.{f.name}" in values})
+    bots = BotsConfig(**{f.name: values[f"bots.{f.name}"] for f in fields(BotsConfig) if f"bots.{f.name}" in values})
     plain = {f.name: values[f.name] for f in fields(Config) if f.name in values and f.name in _CHECKS}
     plain["data_dir"] = _data_dir(settings)
-    return Config(source=source, display=display, buttons=_buttons(settings), network=_network(settings), **plain)
+    return Config(source=source, display=display, buttons=_buttons(settings), network=_network(settings), bots=bots, **plain)
 
 
 def default_config_file() -> pathlib.Path:

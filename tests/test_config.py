@@ -13,6 +13,7 @@ from companion import config as config_module
 from companion import games
 from companion.cli import main
 from companion.config import (
+    BotsConfig,
     ButtonsConfig,
     Config,
     ConfigError,
@@ -69,12 +70,12 @@ def test_the_shipped_default_file_loads_and_equals_the_defaults():
 
 def test_the_default_file_documents_every_key():
     text = default_config_file().read_text()
-    for section, cls in (("", Config), ("display", DisplayConfig), ("buttons", ButtonsConfig), ("network", NetworkConfig)):
+    for section, cls in (("", Config), ("display", DisplayConfig), ("buttons", ButtonsConfig), ("network", NetworkConfig), ("bots", BotsConfig)):
         for field in dataclasses.fields(cls):
-            if field.name in ("source", "display", "buttons", "network", "pins"):
+            if field.name in ("source", "display", "buttons", "network", "bots", "pins"):
                 continue  # not keys: the file itself, and tables documented by their headers
             assert re.search(rf"^(# )?{field.name} = ", text, re.MULTILINE), f"{section}.{field.name} undocumented"
-    for table in ("[display]", "[network]", "[buttons]", "[buttons.pins]", "[buttons.profiles.my-panel]"):
+    for table in ("[display]", "[network]", "[bots]", "[buttons]", "[buttons.pins]", "[buttons.profiles.my-panel]"):
         assert table in text
 
 

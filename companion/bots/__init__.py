@@ -1,0 +1,105 @@
+"""Bots for the full games: they take an empty seat or give a hint.
+
+One entry, :func:`choose`. A bot receives the seat's *view* -- exactly what that seat's
+phone receives (the table's envelope included, or a bare ``game.view(state, seat)`` with
+``"actions"`` added) -- never the state, and answers one of ``view["actions"]``. It plays
+by Information Set Monte Carlo Tree Search (:mod:`.ismcts`) over states sampled from the
+view (:mod:`.sampling`). The trackers follow physical games and have no bot. How strong
+and how fast they are: ``docs/bots.md``.
+"""
+
+from __future__ import annotations
+
+import math
+import secrets
+import time
+
+from ..config import BotsConfig
+from ..games import Game
+from ..games.rng import Rng
+from .ismcts import action_key, search
+from .sampling import NoBot, bare_view, supported
+
+__all__ = ["LEVELS", "NoBot", "budget", "choose", "supported"]
+
+LEVELS = {
+    "easy": {"en": "Easy", "ja": "かんたん"},
+    "normal": {"en": "Normal", "ja": "ふつう"},
+    "strong": {"en": "Strong", "ja": "つよい"},
+}
+"""The levels, named in both languages. Their budgets are in the configuration ([bots])."""
+
+EASY_SECOND_BEST_PERCENT = 25
+"""How often ``easy`` plays its second-best move instead of its best."""
+
+
+def budget(level: str, config: BotsConfig | None = None) -> float:
+    """The seconds ``level`` thinks for, from ``config`` (the built-in defaults when None)."""
+    if level not in LEVELS:
+        raise ValueError(f"unknown bot level {level!r} (levels: {', '.join(LEVELS)})")
+    return getattr(config or BotsConfig(), f"{level}_seconds")
+
+
+def choose(
+    game: Game,
+    view: dict,
+    *,
+    seconds: float | None = None,
+    iterations: int | None = None,
+    seed: int | None = None,
+    level: str = "normal",
+) -> dict:
+    """The action the bot plays from ``view``: one of ``view["actions"]``.
+
+    The budget is ``seconds`` of wall-clock time or a number of ``iterations`` (give at most
+    one; neither: the level's default seconds). With ``iterations`` and ``seed`` the choice
+    is the same every time. ``level`` is ``easy`` (which sometimes plays its second-best
+    move), ``normal`` or ``strong``. Bad input raises ValueError (NoBot for a game or view
+    a bot cannot play) saying what is wrong.
+    """
+    if level not in LEVELS:
+        raise ValueError(f"unknown bot level {level!r} (levels: {', '.join(LEVELS)})")
+    if seconds is not None and iterations is not None:
+        raise ValueError("give the bot a budget in seconds or in iterations, not both")
+    if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 < seconds < math.inf):
+        raise ValueError(f"seconds must be a positive number, not {seconds!r}")
+    if iterations is not None and (type(iterations) is not int or iterations < 1):
+        raise ValueError(f"iterations must be a whole number of 1 or more, not {iterations!r}")
+    if seed is not None and type(seed) is not int:
+        raise ValueError(f"the seed must be a whole number, not {seed!r}")
+    actions = _checked_actions(game, view)
+    if len(actions) == 1:
+        return actions[0]
+    if seconds is None and iterations is None:
+        seconds = budget(level)
+    deadline = None if seconds is None else time.monotonic() + seconds
+    rng = Rng.from_seed(secrets.randbits(63) if seed is None else seed)
+    offered = {action_key(action): action for action in actions}
+    edges = [edge for edge in search(game, bare_view(view), rng, iterations=iterations, deadline=deadline)
+             if action_key(edge.action) in offered]
+    if not edges:
+        raise NoBot("the sampled positions offered none of the view's actions; the view and the game disagree")
+    ranked = sorted(edges, key=lambda edge: -edge.visits)  # sorted is stable: the first tried wins ties
+    blunder = level == "easy" and len(ranked) > 1 and rng.randbelow(100) < EASY_SECOND_BEST_PERCENT
+    pick = ranked[1] if blunder else ranked[0]
+    return offered[action_key(pick.action)]
+
+
+def _checked_actions(game: Game, view: dict) -> list[dict]:
+    """``view["actions"]``, after checking that ``view`` is a seat's view a bot can play from."""
+    if not isinstance(game, Game):
+        raise ValueError(f"choose needs a game object from companion.games.get, not {game!r}")
+    if not supported(game.id):
+        raise NoBot(f"{game.title['en']} has no bot: it follows a game played with the real components")
+    if not isinstance(view, dict) or view.get("game") != game.id:
+        raise NoBot(f"that is not a {game.id} view")
+    if type(view.get("seat")) is not int:
+        raise NoBot("that is the public table's view; a bot plays from one seat's view")
+    if view.get("over"):
+        raise NoBot("the game is over: there is nothing to choose")
+    actions = view.get("actions")
+    if not isinstance(actions, list):
+        raise NoBot('the view has no "actions": add game.legal_actions(state, seat) to a bare view')
+    if not actions:
+        raise NoBot(f"seat {view['seat'] + 1} has nothing to do now")
+    return actions

@@ -1,0 +1,107 @@
+"""Bots against bots: the strength measurements behind ``companion arena`` and docs/bots.md.
+
+Each entry of ``seats`` is a bot level or ``random`` (uniform among the legal actions).
+The entries rotate over the table's seats from game to game (entry ``i`` sits at seat
+``(i + game) % players``), so no entry is favoured by where it sits. Everything follows
+from ``seed``: the deals, the random players and the bots' searches (with an iteration
+budget the whole run is reproducible).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..config import BotsConfig
+from ..games import Game
+from ..games.rng import Rng
+from . import LEVELS, budget, choose, supported
+
+RANDOM = "random"
+
+
+@dataclass
+class ArenaResult:
+    game: str
+    seats: list[str]
+    games: int
+    wins: list[float]  # per entry of seats, shared wins split
+    lions: int  # games nobody won
+
+    def as_json(self) -> dict:
+        return {"game": self.game, "seats": self.seats, "games": self.games, "wins": self.wins, "lions": self.lions}
+
+    def report(self) -> str:
+        lines = [f"{self.game}, {len(self.seats)} players, {self.games} games (entries rotate over the seats):"]
+        for index, (entry, wins) in enumerate(zip(self.seats, self.wins)):
+            lines.append(f"  {index + 1}. {entry:<8} {wins:7.1f} wins  {100 * wins / self.games:5.1f}%")
+        if self.lions:
+            lines.append(f"  nobody (the lions) {self.lions} games")
+        return "\n".join(lines)
+
+
+def budgets(seats: list[str], seconds: float | None, iterations: int | None, config: BotsConfig) -> dict:
+    """Each level's ``choose`` budget. ``seconds`` or ``iterations`` is the ``normal``
+    level's, and the other levels keep the ratio of their configured seconds to it; with
+    neither, every level thinks for its configured seconds."""
+    normal = budget("normal", config)
+    found = {}
+    for level in set(seats) - {RANDOM}:
+        share = budget(level, config) / normal
+        if iterations is not None:
+            found[level] = {"iterations": max(1, round(iterations * share))}
+        else:
+            found[level] = {"seconds": (seconds * share) if seconds is not None else budget(level, config)}
+    return found
+
+
+def arena(
+    game: Game,
+    seats: list[str],
+    games: int,
+    seed: int,
+    *,
+    seconds: float | None = None,
+    iterations: int | None = None,
+    config: BotsConfig | None = None,
+) -> ArenaResult:
+    """Play ``games`` games of ``game`` between the entries of ``seats``."""
+    if not supported(game.id):
+        raise ValueError(f"{game.title['en']} has no bots (an arena needs one of the full games)")
+    for entry in seats:
+        if entry != RANDOM and entry not in LEVELS:
+            raise ValueError(f"unknown seat {entry!r}: use a bot level ({', '.join(LEVELS)}) or {RANDOM!r}")
+    if len(seats) not in game.player_counts:
+        counts = ", ".join(map(str, game.player_counts))
+        raise ValueError(f"{game.title['en']} is for {counts} players, but --seats names {len(seats)}")
+    if type(games) is not int or games < 1:
+        raise ValueError(f"the number of games must be a whole number of 1 or more, not {games!r}")
+    if seconds is not None and iterations is not None:
+        raise ValueError("give --seconds or --iterations, not both")
+    if seconds is not None and not seconds > 0:
+        raise ValueError(f"--seconds must be a positive number, not {seconds!r}")
+    if iterations is not None and iterations < 1:
+        raise ValueError(f"--iterations must be 1 or more, not {iterations!r}")
+    per_level = budgets(seats, seconds, iterations, config or BotsConfig())
+    players = len(seats)
+    rng = Rng.from_seed(seed)
+    wins = [0.0] * players
+    lions = 0
+    for number in range(games):
+        entry_at = {(index + number) % players: entry for index, entry in enumerate(seats)}
+        state = game.setup(players, seed + number)
+        while not game.is_over(state):
+            seat = game.to_act(state)[0]
+            actions = game.legal_actions(state, seat)
+            entry = entry_at[seat]
+            if entry == RANDOM:
+                action = rng.choice(actions)
+            else:
+                view = game.view(state, seat) | {"actions": actions}  # what the seat's phone would get
+                action = choose(game, view, seed=rng.next64() >> 1, level=entry, **per_level[entry])
+            state = game.apply(state, seat, action)
+        winners = game.result(state)["winners"]
+        if not winners:
+            lions += 1
+        for seat in winners:
+            wins[(seat - number) % players] += 1 / len(winners)
+    return ArenaResult(game.id, list(seats), games, wins, lions)

@@ -1,0 +1,124 @@
+"""Single-observer Information Set Monte Carlo Tree Search (Cowling, Powley & Whitehouse 2012).
+
+One tree, seen from the observing seat: a node is the sequence of actions taken since the
+view, edges are keyed by the action. Each iteration
+
+1. samples a full state consistent with the view (:func:`sampling.sample_state`),
+2. walks down the tree, at each node choosing among the actions *legal in that sample*
+   by UCT with availability counts (the "subset-armed bandit": an edge's exploration term
+   counts the iterations in which it was available, not the parent's visits),
+3. adds one new edge for an untried legal action (the best first where the game has a
+   move value, see :mod:`.policies`, else one at random),
+4. plays the game out with the game's playout policy (:mod:`.policies`), and
+5. backs up every seat's reward along the path: its share of the win (ties shared, 0 when
+   nobody wins, e.g. Lion Square's lions); each edge adds the reward of the seat that took it.
+
+Opponents' nodes use the same UCT over their own rewards. Moves the observer cannot see
+(another seat's hidden pass) are branched on as if seen, as SO-ISMCTS does. With a fixed
+number of iterations and a seed, everything is deterministic: the RNG is the engines' own
+SplitMix64, actions are tried in the order the engine lists them, and ties go to the first.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+
+from ..games import Game
+from ..games.rng import Rng
+from .policies import policy, values
+from .sampling import sample_state
+
+EXPLORATION = 0.7
+"""The UCT constant for rewards in [0, 1] (about 1/sqrt(2), Kocsis & Szepesvári's choice)."""
+
+
+class Edge:
+    """An action taken from a node: who took it, how often, how well it did for them."""
+
+    __slots__ = ("action", "seat", "visits", "reward", "available", "children")
+
+    def __init__(self, action: dict, seat: int):
+        self.action = action
+        self.seat = seat
+        self.visits = 0
+        self.reward = 0.0
+        self.available = 0
+        self.children: dict[str, Edge] = {}  # the node this edge leads to
+
+
+def action_key(action: dict) -> str:
+    """An action as a dict key (actions are JSON dicts, some holding lists)."""
+    return json.dumps(action, sort_keys=True, separators=(",", ":"))
+
+
+def rewards(game: Game, state: dict) -> list[float]:
+    """Each seat's share of the win of a finished game: 1/k for each of k winners."""
+    winners = game.result(state)["winners"]
+    shares = [0.0] * state["players"]
+    for seat in winners:
+        shares[seat] = 1.0 / len(winners)
+    return shares
+
+
+def playout(game: Game, state: dict, rng: Rng) -> dict:
+    """Play on to the end with the game's playout policy (see policies.py)."""
+    choose_move = policy(game)
+    while not game.is_over(state):
+        seat = game.to_act(state)[0]
+        state = game.apply(state, seat, choose_move(game, state, seat, rng))
+    return state
+
+
+def search(game: Game, view: dict, rng: Rng, *, iterations: int | None, deadline: float | None) -> list[Edge]:
+    """Run ISMCTS from ``view`` (the observer is ``view["seat"]``) until ``iterations`` are
+    done or the monotonic clock passes ``deadline``; return the root's edges, in the order
+    the actions were first tried. At least one iteration always runs."""
+    if iterations is None and deadline is None:
+        raise ValueError("a search needs a budget: a number of iterations or a deadline")
+    me = view["seat"]
+    root = Edge({}, me)
+    done = 0
+    while done == 0 or (iterations is None or done < iterations) and (deadline is None or time.monotonic() < deadline):
+        _iterate(game, sample_state(game, view, rng), me, root, rng)
+        done += 1
+    return list(root.children.values())
+
+
+def _iterate(game: Game, state: dict, me: int, root: Edge, rng: Rng) -> None:
+    node, path = root, []
+    value_of = values(game)
+    while not game.is_over(state):
+        # The root is the observer's own decision, even when others choose at the same time.
+        seat = me if node is root else game.to_act(state)[0]
+        legal = game.legal_actions(state, seat)
+        keys = [action_key(action) for action in legal]
+        untried = [i for i, key in enumerate(keys) if key not in node.children]
+        for key in keys:
+            if key in node.children:
+                node.children[key].available += 1
+        if untried:
+            if value_of is None:
+                index = untried[rng.randbelow(len(untried))]
+            else:
+                worth = value_of(state, seat, [legal[i] for i in untried])
+                index = untried[worth.index(max(worth))]
+            edge = node.children[keys[index]] = Edge(legal[index], seat)
+            edge.available = 1
+            path.append(edge)
+            state = game.apply(state, seat, legal[index])
+            break
+        edge = max((node.children[key] for key in keys), key=_uct)  # max keeps the first of equals
+        path.append(edge)
+        state = game.apply(state, seat, edge.action)
+        node = edge
+    final = playout(game, state, rng)
+    shares = rewards(game, final)
+    for edge in path:
+        edge.visits += 1
+        edge.reward += shares[edge.seat]
+
+
+def _uct(edge: Edge) -> float:
+    return edge.reward / edge.visits + EXPLORATION * math.sqrt(math.log(edge.available) / edge.visits)

@@ -1,0 +1,53 @@
+"""The arena: bots against bots, seats rotating, wins counted; and its command."""
+
+import json
+
+import pytest
+
+from companion import games
+from companion.bots.arena import arena, budgets
+from companion.cli import main
+from companion.config import BotsConfig
+
+
+def test_the_arena_rotates_seats_and_counts_every_game():
+    result = arena(games.get("swap5"), ["random", "random"], 6, seed=1)
+    assert sum(result.wins) == 6 and result.lions == 0
+    assert result.as_json() == {"game": "swap5", "seats": ["random", "random"], "games": 6,
+                                "wins": result.wins, "lions": 0}
+    assert arena(games.get("swap5"), ["random", "random"], 6, seed=1) == result
+
+
+def test_normal_beats_random_at_swap5():
+    """A fast sanity check of strength; the measured figures are in docs/bots.md."""
+    result = arena(games.get("swap5"), ["normal", "random"], 4, seed=11, iterations=5)
+    assert result.wins[0] == 4
+
+
+@pytest.mark.parametrize(
+    ("seats", "kwargs", "message"),
+    [
+        (["normal", "bogus"], {}, "unknown seat 'bogus'"),
+        (["normal", "random", "random"], {}, "for 2, 4 players"),
+        (["normal", "random"], {"games": 0}, "whole number of 1 or more"),
+    ],
+)
+def test_the_arena_refuses_bad_requests(seats, kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        arena(games.get("swap5"), seats, kwargs.get("games", 1), seed=0)
+
+
+def test_the_arena_budgets_keep_the_configured_ratios():
+    found = budgets(["strong", "normal", "easy", "random"], None, 30, BotsConfig())
+    assert found == {"strong": {"iterations": 50}, "normal": {"iterations": 30}, "easy": {"iterations": 10}}
+
+
+def test_the_arena_command_prints_one_json_object(capsys):
+    assert main(["arena", "swap5", "--seats", "random,random", "--games", "3", "--seed", "2", "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed == arena(games.get("swap5"), ["random", "random"], 3, seed=2).as_json()
+
+
+def test_the_arena_command_refuses_a_tracker(capsys):
+    assert main(["arena", "pig-house", "--seats", "random,random", "--games", "1"]) == 2
+    assert "has no bots (an arena needs one of the full games)" in capsys.readouterr().err

@@ -1,0 +1,131 @@
+"""choose(): one of the view's actions, deterministic with iterations and a seed, from the
+table's own view or a bare one, and a plain refusal of anything it cannot play."""
+
+import json
+
+import pytest
+
+from companion import games
+from companion.bots import LEVELS, NoBot, budget, choose
+from companion.bots.ismcts import rewards
+from companion.config import load_config
+from companion.table import Table
+
+
+def seat_view(game, state, seat):
+    return game.view(state, seat) | {"actions": game.legal_actions(state, seat)}
+
+
+@pytest.mark.parametrize(("game_id", "players"), [("swap5", 2), ("lion-square", 3), ("meow-oracle", 3)])
+def test_the_bot_plays_legal_moves_only(game_id, players):
+    # 40 moves, not a whole game: SWAP 5 bots that never play a trump card can go on for long.
+    game = games.get(game_id)
+    state = game.setup(players, 5)
+    for _ in range(40):
+        seat = game.to_act(state)[0]
+        view = seat_view(game, state, seat)
+        action = choose(game, view, iterations=2, seed=state["version"])
+        assert action in view["actions"]
+        state = game.apply(state, seat, action)
+
+
+def test_iterations_and_a_seed_give_the_same_choice_every_time():
+    game = games.get("lion-square")
+    state = game.setup(3, 2)
+    for seat in (0, 1, 2):
+        state = game.apply(state, seat, game.legal_actions(state, seat)[0])  # into the second pass
+    view = seat_view(game, state, 0)
+    first = [choose(game, view, iterations=30, seed=seed) for seed in range(4)]
+    again = [choose(game, json.loads(json.dumps(view)), iterations=30, seed=seed) for seed in range(4)]
+    assert first == again
+
+
+def test_the_tables_view_with_its_envelope_is_played_like_the_bare_view(tmp_path):
+    table = Table(tmp_path)
+    table.start_game("swap5", 2, seed=3)
+    game = games.get("swap5")
+    table.act(0, game.legal_actions(table.state(), 0)[0], table.view(0)["version"])
+    enveloped = table.view(1)
+    assert enveloped["version"] != enveloped["game_version"]
+    bare = seat_view(game, table.state(), 1)
+    assert choose(game, enveloped, iterations=20, seed=9) == choose(game, bare, iterations=20, seed=9)
+
+
+def test_a_winning_move_is_found():
+    """Red (seat 0) completes a run of five in one swap: any search finds it."""
+    game = games.get("swap5")
+    layout = "RRRR./GYBGR/BG.YB/YB.GY/GYB.."
+    state = game.setup(2, 1, {"layout": "typed", "typed_layout": layout})
+    action = choose(game, seat_view(game, state, 0), iterations=40, seed=1)
+    after = game.apply(state, 0, action)
+    assert game.is_over(after) and game.result(after)["winners"] == [0]
+
+
+def test_rewards_share_the_win_and_give_nothing_when_the_lions_win():
+    game = games.get("lion-square")
+    state = game.setup(3, 1)
+    state["result"] = {"winners": [0, 2], "scores": {}, "lions_win": False}
+    assert rewards(game, state) == [0.5, 0.0, 0.5]
+    state["result"] = {"winners": [], "scores": {}, "lions_win": True}
+    assert rewards(game, state) == [0.0, 0.0, 0.0]
+
+
+def test_a_single_legal_action_is_played_without_searching():
+    game = games.get("meow-oracle")
+    state = game.setup(2, 1)
+    view = seat_view(game, state, 0)
+    view["actions"] = view["actions"][:1]
+    assert choose(game, view, iterations=10**9) == view["actions"][0]
+
+
+@pytest.mark.parametrize(
+    ("change", "kwargs", "message"),
+    [
+        ({"seat": None}, {}, "public table"),
+        ({"game": "lion-square"}, {}, "not a swap5 view"),
+        ({"actions": []}, {}, "nothing to do"),
+        ({"actions": None}, {}, 'no "actions"'),
+        ({"over": True}, {}, "game is over"),
+        ({}, {"seconds": 1, "iterations": 5}, "not both"),
+        ({}, {"iterations": 0}, "iterations must be"),
+        ({}, {"seconds": -1}, "seconds must be"),
+        ({}, {"level": "expert"}, "unknown bot level 'expert'"),
+    ],
+)
+def test_bad_requests_are_refused_in_plain_words(change, kwargs, message):
+    game = games.get("swap5")
+    state = game.setup(2, 1)
+    view = seat_view(game, state, 0) | change
+    with pytest.raises(ValueError, match=message):
+        choose(game, view, **kwargs)
+
+
+def test_trackers_have_no_bot():
+    game = games.get("meow-oracle-scorer")
+    state = game.setup(3, 1)
+    with pytest.raises(NoBot, match="has no bot"):
+        choose(game, seat_view(game, state, 0), iterations=1)
+
+
+def test_levels_are_named_in_both_languages_and_budgeted_by_the_configuration(tmp_path):
+    assert set(LEVELS) == {"easy", "normal", "strong"}
+    assert all(names["en"] and names["ja"] for names in LEVELS.values())
+    assert budget("easy") < budget("normal") < budget("strong") <= 3
+    path = tmp_path / "config.toml"
+    path.write_text("[bots]\nstrong_seconds = 4\n")
+    assert budget("strong", load_config(path).bots) == 4.0
+    path.write_text("[bots]\nstrong_seconds = 0\n")
+    with pytest.raises(ValueError, match="bots.strong_seconds: must be from 0.05 to 60 seconds"):
+        load_config(path)
+
+
+def test_easy_sometimes_plays_its_second_best_move():
+    """With the same seed, easy searches exactly as normal does, then now and then (25%)
+    takes the runner-up."""
+    game = games.get("swap5")
+    view = seat_view(game, game.setup(2, 4), 0)
+    differing = sum(
+        choose(game, view, iterations=8, seed=seed) != choose(game, view, iterations=8, seed=seed, level="easy")
+        for seed in range(10)
+    )
+    assert 0 < differing < 10

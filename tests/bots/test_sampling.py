@@ -1,0 +1,90 @@
+"""The bots never see more than their seat: sampled states agree with the view and with
+nothing else.
+
+Seeded random games visit many positions of every full game and player count. At each,
+for each seat that may act, states are sampled from that seat's view and
+
+* the seat's view of every sample equals the view it was given (public and private parts,
+  log included), and so do its legal actions and the components in play;
+* over all samples, the hidden cards land where they truly are no more often than chance:
+  for every hidden place (another seat's hand, a face-down cell, a pile), the overlap of the
+  sampled cards with the true ones averages |place| * |place| / |unseen cards|, as for a
+  uniform deal. A sampler that peeked would overlap far more.
+"""
+
+import random
+
+import pytest
+
+from companion import games
+from companion.bots.sampling import NoBot, sample_state
+from companion.games.rng import Rng
+
+CASES = [("swap5", 2), ("swap5", 4), ("lion-square", 3), ("lion-square", 4), ("meow-oracle", 2),
+         ("meow-oracle", 3), ("meow-oracle", 4)]
+
+
+def positions(game, players, count, seed):
+    """``(state, seat)`` pairs from seeded random games: ``count`` positions, every seat to act."""
+    chooser = random.Random(seed)
+    found = []
+    game_seed = seed
+    while len(found) < count:
+        state = game.setup(players, game_seed)
+        game_seed += 1
+        while not game.is_over(state) and len(found) < count:
+            if chooser.random() < 0.3:
+                found.extend((state, seat) for seat in game.to_act(state))
+            seat = chooser.choice(game.to_act(state))
+            state = game.apply(state, seat, chooser.choice(game.legal_actions(state, seat)))
+    return found
+
+
+def hidden_places(game_id, state, seat):
+    """The card groups ``seat`` cannot see, each a list of card ids, as the engines keep them."""
+    others = [s for s in range(state["players"]) if s != seat]
+    if game_id == "swap5":
+        return [state["hands"][str(s)] for s in others] + [state["out"]]
+    if game_id == "lion-square":
+        passes = [[state["passes"][s]] for s in others if state["passes"][s] is not None]
+        return [state["hands"][s] for s in others] + passes + state["taken"] + [state["pile"]]
+    cells = [[card] for area in state["down"] for card in area if card]  # Meow Oracle: blind to all
+    return cells + state["aside"] + [state["unused"]]
+
+
+@pytest.mark.parametrize(("game_id", "players"), CASES)
+def test_samples_agree_with_the_view_and_guess_hidden_cards_no_better_than_chance(game_id, players):
+    game = games.get(game_id)
+    rng = Rng.from_seed(7)
+    overlap = expected = 0.0
+    for state, seat in positions(game, players, 60, seed=players):
+        view = game.view(state, seat)
+        truth = hidden_places(game_id, state, seat)
+        unseen = sum(len(cards) for cards in truth)
+        for _ in range(5):
+            sample = sample_state(game, view, rng)
+            assert game.view(sample, seat) == view
+            assert game.legal_actions(sample, seat) == game.legal_actions(state, seat)
+            assert game.components(sample) == game.components(state)
+            for guessed, true in zip(hidden_places(game_id, sample, seat), truth, strict=True):
+                assert len(guessed) == len(true)
+                overlap += len(set(guessed) & set(true))
+                expected += len(true) * len(true) / unseen if unseen else 0
+    assert expected > 50, "too few hidden cards to judge"
+    assert 0.85 < overlap / expected < 1.15
+
+
+def test_a_view_from_another_version_of_the_game_is_refused_plainly():
+    game = games.get("swap5")
+    state = game.setup(2, 1)
+    view = game.view(state, 0)
+    view["public"]["trumps_out_of_game"] += 1  # one card more hidden than there are cards
+    with pytest.raises(NoBot, match="does not add up"):
+        sample_state(game, view, Rng.from_seed(1))
+
+
+def test_trackers_have_no_sampler():
+    game = games.get("pig-house")
+    state = game.setup(2, 1)
+    with pytest.raises(NoBot, match="has no bot"):
+        sample_state(game, game.view(state, 0), Rng.from_seed(1))
