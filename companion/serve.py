@@ -14,6 +14,7 @@ import logging
 import signal
 import socket
 import threading
+from urllib.parse import urlsplit
 
 import waitress
 from flask import Flask
@@ -38,7 +39,20 @@ def build_app(table: Table, config: Config, url: str, panel: object | None = Non
     """The web app for ``table``: the one place that decides what the web is given."""
     from web import create_app  # the core never imports the web at module level
 
-    return create_app(table, panel=panel, language=config.language, public_url=url)
+    return create_app(table, panel=panel, language=config.language, public_url=url,
+                      host_names=host_names(config.host, url))
+
+
+def host_names(listen_host: str, url: str) -> set[str]:
+    """The names phones may use for this companion (its IP addresses are always accepted):
+    localhost, the machine's hostname, short and with ``.local`` (mDNS), the name it
+    listens on and the public URL's host, when those are names."""
+    hostname = socket.gethostname().lower()
+    short = hostname.partition(".")[0]
+    names = {"localhost", hostname, short, short + ".local", urlsplit(url).hostname or ""}
+    if listen_host not in ("0.0.0.0", "::", ""):
+        names.add(listen_host.lower())
+    return {name for name in names if name}
 
 
 def build_panel(table: Table, config: Config, url: str, address: str):

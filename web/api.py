@@ -6,7 +6,7 @@ How refusals map to statuses:
 
 =====  ==========================================================================
 400    a malformed request (bad JSON, missing or unknown fields, a bad name, players,
-       seed or options)
+       seed or options); a ``Host`` that is not one of the companion's names
 401    no token, or a token that opens nothing here (any more)
 403    not allowed: only the host may; a cross-site request
 404    no such route, seat, game or join code
@@ -75,7 +75,9 @@ _HTTP_ERRORS = {
 def error_response(error: HTTPException) -> Response:
     """An HTTP error raised by Flask or Werkzeug (no such route, body too large...) as JSON."""
     status = error.code or 500
-    if status >= 500:
+    if isinstance(error, auth.ForeignHost):
+        en, ja = error.description, "このコンパニオンは別のホスト名へのリクエストには答えません（コンパニオン自身のアドレスで開いてください）"
+    elif status >= 500:
         en, ja = "something went wrong inside the companion (its log says what)", "コンパニオン内部でエラーが起きました（詳細はログにあります）"
     else:
         en, ja = _HTTP_ERRORS.get(status, (error.description or error.name, None))
