@@ -38,7 +38,8 @@ REQUEST_THREADS = 8
 CONNECTIONS_PER_ADDRESS = 16
 """Open connections one client address may hold; the next is closed at once. A browser
 opens at most 6 per server, plus its event stream: one device, however it misbehaves,
-cannot take the connections every other phone needs."""
+cannot take the connections every other phone needs. The machine itself is not capped
+(``web.events.THIS_MACHINE``)."""
 
 CONNECTION_LIMIT = 400
 """Open connections in all (waitress's ``connection_limit``; it stops accepting beyond).
@@ -138,8 +139,8 @@ class _WsgiServer(TcpWSGIServer):
 
     channel_class = _Channel
 
-    def __init__(self, *args, per_address: int, request_seconds: float, **kw):
-        self.per_address, self.request_seconds = per_address, request_seconds
+    def __init__(self, *args, per_address: int, uncapped: frozenset[str], request_seconds: float, **kw):
+        self.per_address, self.uncapped, self.request_seconds = per_address, uncapped, request_seconds
         self._warned: set[str] = set()  # addresses refused since the last maintenance
         super().__init__(*args, **kw)
 
@@ -152,7 +153,9 @@ class _WsgiServer(TcpWSGIServer):
             return
         conn, addr = accepted
         address = addr[0]
-        if sum(1 for c in self.active_channels.values() if c.addr[0] == address) >= self.per_address:
+        if address not in self.uncapped and sum(
+            1 for c in self.active_channels.values() if c.addr[0] == address
+        ) >= self.per_address:
             if address not in self._warned:
                 self._warned.add(address)
                 log.warning("%s holds %d connections: refusing more from it", address, self.per_address)
@@ -192,6 +195,8 @@ class Server:
                  connection_limit: int = CONNECTION_LIMIT, request_seconds: float = REQUEST_SECONDS):
         self.app = app
         self._map: dict = {}  # waitress's socket map: ours, so stop() can empty it
+        from web.events import THIS_MACHINE  # the core never imports the web at module level
+
         threads = app.extensions["companion"].events.max_streams + REQUEST_THREADS
         adjustments = Adjustments(
             host=host,
@@ -209,7 +214,7 @@ class Server:
         dispatcher.set_thread_count(threads)
         self._waitress = _WsgiServer(app, self._map, dispatcher=dispatcher, adj=adjustments,
                                      sockinfo=adjustments.listen[0], per_address=per_address,
-                                     request_seconds=request_seconds)
+                                     uncapped=THIS_MACHINE, request_seconds=request_seconds)
         self._stopped = threading.Event()
         self._orphans: list = []  # sockets left to close when the wake-up pipe failed (see stop)
 

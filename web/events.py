@@ -18,7 +18,7 @@ A stream ends by itself after ``stream_seconds`` (the browser reconnects at once
 a stopping server alive nor a gone phone's server thread for long.
 
 Each open stream holds one of the server's threads, so their number is capped: per client
-address and in all. A stream over a cap is answered at once with only ``retry: 5000``
+address (except for the machine itself, ``THIS_MACHINE``) and in all. A stream over a cap is answered at once with only ``retry: 5000``
 and ends; the browser's EventSource then reconnects by itself five seconds later (an
 error status would make it give up for good), so a refused page keeps following the table.
 """
@@ -43,6 +43,11 @@ STREAMS_PER_ADDRESS = 4
 MAX_STREAMS = 24
 """Open streams in all: 8 phones and a table screen, plus streams their phones dropped
 without closing (each ends within ``stream_seconds``)."""
+
+THIS_MACHINE = frozenset({"127.0.0.1", "::1"})
+"""Addresses with no per-address cap (on streams here, on connections in ``companion/serve.py``):
+the machine itself, i.e. a browser on the Pi showing the table screen, the watchdog, and
+the tests' browsers playing several phones. Nothing on the network can send from them."""
 
 CLIENT_CHECK_SECONDS = 0.5
 """How often an idle stream asks whether its client has closed the connection."""
@@ -89,7 +94,9 @@ class EventHub:
 
     def _take_slot(self, address: str | None) -> bool:
         with self._changed:
-            if self._open[address] >= self.streams_per_address or self._open.total() >= self.max_streams:
+            if self._open.total() >= self.max_streams or (
+                address not in THIS_MACHINE and self._open[address] >= self.streams_per_address
+            ):
                 return False
             self._open[address] += 1
             return True

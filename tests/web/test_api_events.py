@@ -92,8 +92,10 @@ def test_a_stream_ends_after_its_life_so_the_browser_reconnects(table):
         app.extensions["companion"].events.stop()
 
 
-def test_a_stream_over_the_per_address_cap_is_told_to_come_back_later(app, client):
+def test_a_stream_over_the_per_address_cap_is_told_to_come_back_later(app):
     hub = app.extensions["companion"].events
+    client = app.test_client()
+    client.environ_base["REMOTE_ADDR"] = "192.168.1.29"
     opened = [open_stream(client) for _ in range(hub.streams_per_address)]
     busy = client.get("/api/events", buffered=False)
     assert busy.status_code == 200 and busy.mimetype == "text/event-stream"  # EventSource retries only after a 200
@@ -122,3 +124,13 @@ def test_a_stream_ends_soon_after_its_client_has_gone(table):
     assert time.monotonic() - started <= CLIENT_CHECK_SECONDS + 0.5
     assert hub.open_streams == 0
     hub.stop()
+
+
+def test_the_machine_itself_has_no_per_address_cap_but_the_total_holds(app, client):
+    """A browser on the Pi (and the tests' browsers playing several phones) come from 127.0.0.1."""
+    hub = app.extensions["companion"].events
+    opened = [open_stream(client) for _ in range(hub.max_streams)]
+    busy = client.get("/api/events", buffered=False)
+    assert list(busy.response) == [b"retry: 5000\n\n"]
+    for response, _ in opened:
+        response.close()
