@@ -10,14 +10,20 @@ process with many threads: ``docs/server.md``.
 
 from __future__ import annotations
 
+import json
 import logging
 import signal
 import socket
 import threading
+import time
+from urllib.parse import urlsplit
 
-import waitress
 from flask import Flask
 from waitress import wasyncore
+from waitress.adjustments import Adjustments
+from waitress.channel import HTTPChannel
+from waitress.server import TcpWSGIServer
+from waitress.task import ErrorTask, ThreadedTaskDispatcher
 
 from . import network, systemd
 from .config import Config
@@ -26,10 +32,23 @@ from .table import Table
 
 log = logging.getLogger(__name__)
 
-THREADS = 32
-"""Worker threads. Every open event stream holds one: 8 phones and a table screen, each
-perhaps with a stream its phone dropped without closing (kept until the stream's own
-time limit), and still free threads to answer actions at once."""
+REQUEST_THREADS = 8
+"""Worker threads kept for ordinary requests on top of one per event stream the app allows
+(``EventHub.max_streams``): however many streams are open, a move is answered at once."""
+
+CONNECTIONS_PER_ADDRESS = 16
+"""Open connections one client address may hold; the next is closed at once. A browser
+opens at most 6 per server, plus its event stream: one device, however it misbehaves,
+cannot take the connections every other phone needs. The machine itself is not capped
+(``web.events.THIS_MACHINE``)."""
+
+CONNECTION_LIMIT = 400
+"""Open connections in all (waitress's ``connection_limit``; it stops accepting beyond).
+Each costs one file descriptor, well under the usual limit of 1024."""
+
+REQUEST_SECONDS = 10.0
+"""A request's line, headers and body must all arrive within this time of its first byte;
+a connection that trickles them in more slowly is closed."""
 
 STOP_SECONDS = 4.0
 """How long stopping waits for requests in progress (systemd allows 15 s; we promise 5)."""
@@ -40,7 +59,20 @@ def build_app(table: Table, config: Config, url: str, panel: object | None = Non
     """The web app for ``table``: the one place that decides what the web is given."""
     from web import create_app  # the core never imports the web at module level
 
-    return create_app(table, panel=panel, language=config.language, public_url=url, network=network)
+    return create_app(table, panel=panel, language=config.language, public_url=url, network=network,
+                      host_names=host_names(config.host, url))
+
+
+def host_names(listen_host: str, url: str) -> set[str]:
+    """The names phones may use for this companion (its IP addresses are always accepted):
+    localhost, the machine's hostname, short and with ``.local`` (mDNS), the name it
+    listens on and the public URL's host, when those are names."""
+    hostname = socket.gethostname().lower()
+    short = hostname.partition(".")[0]
+    names = {"localhost", hostname, short, short + ".local", urlsplit(url).hostname or ""}
+    if listen_host not in ("0.0.0.0", "::", ""):
+        names.add(listen_host.lower())
+    return {name for name in names if name}
 
 
 def build_panel(table: Table, config: Config, url: str, address: str, network: NetworkStatus | None = None):
@@ -73,26 +105,118 @@ def public_url(host: str, port: int, lan: str) -> str:
     return f"http://{address}/" if port == 80 else f"http://{address}:{port}/"
 
 
+class _ApiErrorTask(ErrorTask):
+    """waitress's own refusals (a body over the limit, a malformed request) as the JSON the
+    API answers everywhere else under ``/api``; plain text elsewhere, as waitress writes it."""
+
+    def execute(self):
+        if not (self.request.path or "").startswith("/api/"):
+            return super().execute()
+        from web.api import http_error_body  # the core never imports the web at module level
+
+        error = self.request.error
+        body = json.dumps(http_error_body(error.code, f"{error.reason}: {error.body}"), ensure_ascii=False).encode()
+        self.status = f"{error.code} {error.reason}"
+        self.response_headers.append(("Content-Type", "application/json"))
+        self.set_close_on_finish()
+        self.content_length = len(body)
+        self.write(body)
+
+
+class _Channel(HTTPChannel):
+    """A connection that notes when its current request began, for :class:`_WsgiServer`."""
+
+    error_task_class = _ApiErrorTask
+    request_began = 0.0
+
+    def received(self, data):
+        if self.request is None:  # the first bytes of a new request
+            self.request_began = time.monotonic()
+        return super().received(data)
+
+
+class _WsgiServer(TcpWSGIServer):
+    """waitress's server with two limits it lacks: open connections per client address,
+    and a time limit for a request to arrive (``docs/server.md``)."""
+
+    channel_class = _Channel
+
+    def __init__(self, *args, per_address: int, uncapped: frozenset[str], request_seconds: float, **kw):
+        self.per_address, self.uncapped, self.request_seconds = per_address, uncapped, request_seconds
+        self._warned: set[str] = set()  # addresses refused since the last maintenance
+        super().__init__(*args, **kw)
+
+    def handle_accept(self):
+        try:
+            accepted = self.accept()
+        except OSError:
+            return
+        if accepted is None:
+            return
+        conn, addr = accepted
+        address = addr[0]
+        if address not in self.uncapped and sum(
+            1 for c in self.active_channels.values() if c.addr[0] == address
+        ) >= self.per_address:
+            if address not in self._warned:
+                self._warned.add(address)
+                log.warning("%s holds %d connections: refusing more from it", address, self.per_address)
+            conn.close()
+            return
+        try:
+            self.set_socket_options(conn)
+        except OSError:  # the client has gone already
+            conn.close()
+            return
+        self.channel_class(self, conn, addr, self.adj, map=self._map)
+
+    def maintenance(self, now):
+        super().maintenance(now)  # closes connections idle for channel_timeout
+        self._warned.clear()
+        too_old = time.monotonic() - self.request_seconds
+        for channel in self.active_channels.values():
+            if channel.request is not None and channel.request_began < too_old:
+                channel.will_close = True
+
+
 class Server:
     """waitress serving ``app``, stoppable from a signal handler or from any thread.
 
     SSE through waitress: since waitress 3.0 ``send_bytes`` is 1, so every chunk the
     event stream yields goes to the socket at once (older versions held output back until
     18000 bytes piled up, which would have delayed events for minutes).
+
+    ``channel_request_lookahead=1`` keeps reading a connection while its request runs, so
+    waitress notices a client that closed its event stream and the stream ends within a
+    second (``web.events``). The request body limit is the app's ``MAX_CONTENT_LENGTH``,
+    enforced by waitress as the headers arrive: a larger declared body is refused before a
+    byte of it is read, a chunked one is cut off at the limit, nothing is spooled to disk.
     """
 
-    def __init__(self, app: Flask, host: str, port: int, threads: int = THREADS):
+    def __init__(self, app: Flask, host: str, port: int, *, per_address: int = CONNECTIONS_PER_ADDRESS,
+                 connection_limit: int = CONNECTION_LIMIT, request_seconds: float = REQUEST_SECONDS):
         self.app = app
         self._map: dict = {}  # waitress's socket map: ours, so stop() can empty it
-        self._waitress = waitress.create_server(
-            app,
-            map=self._map,
+        from web.events import THIS_MACHINE  # the core never imports the web at module level
+
+        threads = app.extensions["companion"].events.max_streams + REQUEST_THREADS
+        adjustments = Adjustments(
             host=host,
             port=port,
             threads=threads,
             ident="tabletop-companion",
             asyncore_use_poll=True,  # select() cannot watch file descriptors above 1023
+            connection_limit=connection_limit,
+            channel_request_lookahead=1,
+            # waitress refuses a body of max_request_body_size bytes or more; the app allows MAX_CONTENT_LENGTH.
+            max_request_body_size=app.config["MAX_CONTENT_LENGTH"] + 1,
+            cleanup_interval=max(1, int(request_seconds / 2)),  # how often the time limits are checked
         )
+        dispatcher = ThreadedTaskDispatcher()
+        dispatcher.set_thread_count(threads)
+        self._waitress = _WsgiServer(app, self._map, dispatcher=dispatcher, adj=adjustments,
+                                     sockinfo=adjustments.listen[0], per_address=per_address,
+                                     uncapped=THIS_MACHINE, request_seconds=request_seconds)
         self._stopped = threading.Event()
         self._orphans: list = []  # sockets left to close when the wake-up pipe failed (see stop)
 

@@ -17,13 +17,16 @@ Blueprints:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from flask import Flask, request
 from werkzeug.exceptions import HTTPException
+from werkzeug.routing import IntegerConverter
 
 from companion.table import Table
 
+from .auth import ForeignHost, host_allowed
 from .events import EventHub
 
 MAX_BODY_BYTES = 16 * 1024
@@ -37,6 +40,13 @@ STREAM_SECONDS = 60.0
 within a second, resuming with Last-Event-ID). A phone that vanished without closing its
 connection (walked out of Wi-Fi range) thus frees its server thread within a minute, even
 while the kernel still accepts writes for it."""
+
+
+class AsciiIntegerConverter(IntegerConverter):
+    """``<int:...>`` with ASCII digits only: Werkzeug's ``\\d`` also matches full-width
+    and other Unicode digits (``/api/seats/３/join`` would reach seat 3)."""
+
+    regex = r"[0-9]+"
 
 
 @dataclass
@@ -58,6 +68,7 @@ def create_app(
     language: str = "auto",
     public_url: str | None = None,
     network: object | None = None,
+    host_names: Iterable[str] = ("localhost",),
     keepalive_seconds: float = KEEPALIVE_SECONDS,
     stream_seconds: float = STREAM_SECONDS,
 ) -> Flask:
@@ -69,17 +80,33 @@ def create_app(
     join QR code; None uses the address each request came to.
     ``network``: the companion's own Wi-Fi (``companion.network.NetworkStatus``): while its
     access point is up, the join address is the access point's and the pages add a Wi-Fi QR code.
+    ``host_names``: the names this companion answers to besides its IP addresses (any IP
+    literal is accepted, see :func:`web.auth.host_allowed`); requests for other names get a 400.
     ``keepalive_seconds``/``stream_seconds``: the event stream's timing (tests shorten them).
 
     Call ``app.extensions["companion"].events.stop()`` when the server stops, so that
     open event streams end instead of holding the server's threads.
     """
     app = Flask(__name__)
+    app.url_map.converters["int"] = AsciiIntegerConverter
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
     app.json.ensure_ascii = False  # Japanese names travel as UTF-8, not \\u escapes
     app.json.sort_keys = False
     events = EventHub(table, keepalive_seconds=keepalive_seconds, stream_seconds=stream_seconds)
     app.extensions["companion"] = Companion(table, events, panel, language, public_url, network)
+
+    own_names = frozenset(name.lower().rstrip(".") for name in host_names)
+
+    @app.before_request
+    def _refuse_foreign_host():
+        # Runs before every blueprint's checks (the CSRF check compares Origin with Host).
+        # The phones' connectivity probes come for the vendors' names (captive.apple.com,
+        # connectivitycheck.gstatic.com...), which the access point's DNS sends here; they
+        # read and change nothing, so they are answered whatever the Host.
+        if request.blueprint == "probes":
+            return
+        if not host_allowed(request.host, own_names):
+            raise ForeignHost()
 
     from . import api
 

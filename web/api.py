@@ -6,7 +6,7 @@ How refusals map to statuses:
 
 =====  ==========================================================================
 400    a malformed request (bad JSON, missing or unknown fields, a bad name, players,
-       seed or options)
+       seed or options); a ``Host`` that is not one of the companion's names
 401    no token, or a token that opens nothing here (any more)
 403    not allowed: only the host may; a cross-site request
 404    no such route, seat, game or join code
@@ -61,6 +61,7 @@ STOPPING = ApiError(503, "the companion is shutting down: try again in a moment"
 
 _CSRF_JA = "このリクエストは他のサイトから送られた可能性があるため拒否しました"
 _STORAGE_JA = "ディスクに保存できませんでした。何も変更されていません"
+_FOREIGN_HOST_JA = "このコンパニオンは別のホスト名へのリクエストには答えません（コンパニオン自身のアドレスで開いてください）"
 
 _HTTP_ERRORS = {
     404: ("there is no such API route", "そのような API はありません"),
@@ -72,11 +73,20 @@ _HTTP_ERRORS = {
 def error_response(error: HTTPException) -> Response:
     """An HTTP error raised by Flask or Werkzeug (no such route, body too large...) as JSON."""
     status = error.code or 500
+    if isinstance(error, auth.ForeignHost):
+        return _refusal(status, error.description, _FOREIGN_HOST_JA)
+    body = http_error_body(status, error.description or error.name)
+    return _refusal(status, body["error"], body.get("error_ja"))
+
+
+def http_error_body(status: int, description: str) -> dict:
+    """The JSON body of an HTTP error with ``status`` (the server's own refusals use it too,
+    ``companion/serve.py``); ``description`` is the wording when this module has none."""
     if status >= 500:
         en, ja = "something went wrong inside the companion (its log says what)", "コンパニオン内部でエラーが起きました（詳細はログにあります）"
     else:
-        en, ja = _HTTP_ERRORS.get(status, (error.description or error.name, None))
-    return _refusal(status, en, ja)
+        en, ja = _HTTP_ERRORS.get(status, (description, None))
+    return {"error": en, "error_ja": ja} if ja else {"error": en}
 
 
 def _refusal(status: int, en: str, ja: str | None = None) -> Response:
@@ -362,6 +372,8 @@ def events():
             last_seen = int(header)
         except ValueError:
             raise ApiError(400, "Last-Event-ID must be a version number", "Last-Event-ID はバージョン番号にしてください") from None
-    response = Response(hub.stream(last_seen), mimetype="text/event-stream")
+    # waitress tells whether the client has closed the connection (see companion/serve.py).
+    client_gone = request.environ.get("waitress.client_disconnected", lambda: False)
+    response = Response(hub.stream(last_seen, request.remote_addr, client_gone), mimetype="text/event-stream")
     response.headers["X-Accel-Buffering"] = "no"
     return response

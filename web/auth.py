@@ -17,13 +17,19 @@ Cross-site requests: every state-changing request (POST) must carry the header
 header, and a script on another site cannot either without our CORS consent, which we
 never give) and, when the browser sends an ``Origin``, it must be this server's own. A
 header, unlike a CSRF token, never expires: it stays valid through a three-hour game.
+
+Other host names: every request whose ``Host`` is not one of the companion's own names or
+an IP address is refused (:func:`host_allowed`), which defeats DNS rebinding, where another
+site's name is made to resolve to the companion and its Origin then matches its Host.
 """
 
 from __future__ import annotations
 
+import ipaddress
 from urllib.parse import urlsplit
 
 from flask import Request, Response, current_app, redirect, request
+from werkzeug.exceptions import BadRequest
 
 from companion.table import Table
 
@@ -89,6 +95,35 @@ def csrf_problem(request: Request) -> str | None:
         if parts.scheme not in ("http", "https") or parts.netloc.lower() != request.host.lower():
             return "this request comes from another website, which may not act at this table"
     return None
+
+
+class ForeignHost(BadRequest):
+    """A request whose ``Host`` is not one of this companion's names: see :func:`host_allowed`."""
+
+    description = "this companion does not answer requests for another host name (open it by its own address)"
+
+
+def host_allowed(host_header: str, names: frozenset[str]) -> bool:
+    """Whether ``host_header`` (``name`` or ``name:port``) names this companion.
+
+    Against DNS rebinding: a page of another site whose name resolves to us reaches us
+    with its own name in ``Host``, so that name must be refused. An IP address literal is
+    always accepted: a browser sends one only when the page's own address is that IP, and
+    if that IP reaches us the page is ours. This keeps working when the LAN address
+    changes (DHCP) or the Pi has several interfaces. Ports are not compared: the browser
+    reached us on that port anyway, and a port forward (80 to 8000) changes it.
+    """
+    name = host_header.strip().lower()
+    if name.startswith("["):  # an IPv6 literal, "[::1]:8000"
+        name = name[1:].partition("]")[0]
+    elif name.count(":") == 1:
+        name = name.partition(":")[0]
+    name = name.rstrip(".")  # "tabletop.local." is the same name
+    try:
+        ipaddress.ip_address(name)
+        return True
+    except ValueError:
+        return name in names
 
 
 def set_token_cookie(response: Response, kind: str, token: str) -> None:

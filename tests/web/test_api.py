@@ -248,6 +248,37 @@ def test_the_bearer_header_wins_over_cookies(api, client, table, host, seats):
     assert api.get("/api/view", token=seats[2]).json["seat"] == 2
 
 
+def test_a_forged_bearer_token_is_refused_even_beside_valid_cookies(api, client, table, host, seats):
+    """The Bearer header alone speaks for the request: a forged one is not helped by cookies."""
+    forged = "forged-" + "x" * 40
+    client.set_cookie("seat_token", seats[0])
+    client.set_cookie("host_token", host)
+    refused(api.get("/api/view", token=forged), 401, "does not open anything")
+    version = table.version
+    refused(api.post("/api/seats/1/free", token=forged), 403, "only the host")
+    assert table.version == version
+
+
+def test_a_seats_bearer_token_with_the_hosts_cookie_gives_no_host_rights(api, client, table, host, seats):
+    client.set_cookie("host_token", host)
+    me = api.get("/api/me", token=seats[1]).json
+    assert me["seat"] == 1 and me["host"] is False
+    version = table.version
+    refused(api.post("/api/seats/0/free", token=seats[1]), 403, "only the host")
+    refused(api.post("/api/undo", token=seats[1]), 403, "only the host")
+    assert table.version == version and table.names()[0] == "P0"
+
+
+@pytest.mark.parametrize("scheme", ["Basic", "Token", "Bearer:", "Bearerx"])
+def test_only_the_bearer_scheme_carries_a_token(api, table, seats, scheme):
+    header = {"Authorization": f"{scheme} {seats[0]}"}
+    assert api.get("/api/view", headers=header).json["seat"] is None
+    view = api.get("/api/view", token=seats[0]).json
+    action = {"action": view["actions"][0], "version": view["version"]}
+    refused(api.post("/api/actions", action, headers=header), 401, "join a seat first")
+    assert table.version == view["version"]
+
+
 def test_visitors_and_a_seatless_host_see_the_public_view(api, table, host, seats):
     for token in (None, host):
         view = api.get("/api/view", token=token).json
@@ -365,15 +396,17 @@ def test_every_post_needs_the_csrf_header(client, table, host, url, body):
 
 
 @pytest.mark.parametrize(("url", "body"), POST_ROUTES)
-@pytest.mark.parametrize("origin", ["http://evil.example", "null", "http://localhost.evil.example", "file://"])
+@pytest.mark.parametrize("origin", ["http://evil.example", "null", "http://localhost.evil.example", "file://",
+                                    "ftp://localhost", "http://localhost:8000", "localhost"])
 def test_every_post_from_another_origin_is_refused(api, table, host, url, body, origin):
     version = table.version
     refused(api.post(url, body, token=host, headers={"Origin": origin}), 403, "another website")
     assert table.version == version
 
 
-def test_a_post_from_our_own_origin_passes(api, table):
-    response = api.post("/api/game", GAME, headers={"Origin": "http://localhost"})
+@pytest.mark.parametrize("origin", ["http://localhost", "HTTP://LOCALHOST", "https://localhost"])
+def test_a_post_from_our_own_origin_passes(api, table, origin):
+    response = api.post("/api/game", GAME, headers={"Origin": origin})
     assert response.status_code == 200
 
 

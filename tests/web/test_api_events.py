@@ -7,6 +7,8 @@ keep-alive and a 2 s stream life.
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from web import create_app
@@ -88,3 +90,47 @@ def test_a_stream_ends_after_its_life_so_the_browser_reconnects(table):
         assert set(chunks[2:]) == {b": keep-alive\n\n"}
     finally:
         app.extensions["companion"].events.stop()
+
+
+def test_a_stream_over_the_per_address_cap_is_told_to_come_back_later(app):
+    hub = app.extensions["companion"].events
+    client = app.test_client()
+    client.environ_base["REMOTE_ADDR"] = "192.168.1.29"
+    opened = [open_stream(client) for _ in range(hub.streams_per_address)]
+    busy = client.get("/api/events", buffered=False)
+    assert busy.status_code == 200 and busy.mimetype == "text/event-stream"  # EventSource retries only after a 200
+    assert list(busy.response) == [b"retry: 5000\n\n"]  # and ends at once
+    other = app.test_client().get("/api/events", buffered=False, environ_base={"REMOTE_ADDR": "192.168.1.30"})
+    assert next(iter(other.response)) == b"retry: 1000\n\n"  # another phone still gets its stream
+    other.close()
+    opened[0][0].close()  # closing a stream gives its place back
+    response, _ = open_stream(client)
+    response.close()
+    for response, _ in opened[1:]:
+        response.close()
+    assert hub.open_streams == 0
+
+
+def test_a_stream_ends_soon_after_its_client_has_gone(table):
+    from web.events import CLIENT_CHECK_SECONDS, EventHub
+
+    hub = EventHub(table, keepalive_seconds=60, stream_seconds=60)
+    gone = False
+    chunks = hub.stream(table.version, "192.168.1.30", lambda: gone)
+    assert next(chunks) == "retry: 1000\n\n" and hub.open_streams == 1
+    gone = True
+    started = time.monotonic()
+    assert list(chunks) == []
+    assert time.monotonic() - started <= CLIENT_CHECK_SECONDS + 0.5
+    assert hub.open_streams == 0
+    hub.stop()
+
+
+def test_the_machine_itself_has_no_per_address_cap_but_the_total_holds(app, client):
+    """A browser on the Pi (and the tests' browsers playing several phones) come from 127.0.0.1."""
+    hub = app.extensions["companion"].events
+    opened = [open_stream(client) for _ in range(hub.max_streams)]
+    busy = client.get("/api/events", buffered=False)
+    assert list(busy.response) == [b"retry: 5000\n\n"]
+    for response, _ in opened:
+        response.close()

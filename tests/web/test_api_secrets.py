@@ -12,12 +12,18 @@ What counts as a secret is derived from the engine itself at that moment:
 - for everybody: every component id (card) that appears in no view at all: face-down
   cards, the deck.
 
-Strings only: a number (a hidden herd value of 14, say) cannot be told apart from a count
-that legitimately reads 14, so numeric secrets are left to each engine's scramble test
-(``tests/test_games_contract.py``), which compares whole views.
+A number (a hidden herd of 17, say) cannot be told apart from a count that reads 17
+anywhere, so numbers are checked by structure, where they can be recognised: every view
+answered over HTTP (``/api/view``, an action's answer, the public table's ``view``) must be
+exactly its reader's engine view, value by value, plus only the table's own fields
+(``version``, ``title``, ``names``, and ``actions``, which must be the engine's legal
+actions for that reader). Whether the engine's views themselves hide what they should is
+each engine's scramble test (``tests/test_games_contract.py``).
 
 ``test_the_check_catches_a_leak`` proves the check can fail: a table that slips its whole
-state into the views is caught, for every game that has secrets.
+state into the views is caught, for every game that has secrets; and
+``test_the_check_catches_a_numeric_leak`` plants only another seat's numbers (a herd, a
+typed loss) in place of the reader's own, which no string search could see.
 """
 
 from __future__ import annotations
@@ -66,14 +72,56 @@ def forbidden_strings(table) -> dict[int | None, set[str]]:
     return forbidden
 
 
-def leaks(table, answers: dict[int | None, list]) -> list[str]:
-    """The secrets found in what each reader received, as readable lines."""
+def string_leaks(table, answers: dict[int | None, list]) -> list[str]:
+    """The secret strings found in what each reader received, as readable lines."""
     forbidden = forbidden_strings(table)
     found = []
     for reader, bodies in answers.items():
         for body in bodies:
             for secret in sorted(strings_in(body) & forbidden[reader]):
                 found.append(f"{'a visitor' if reader is None else f'seat {reader}'} read {secret!r}")
+    return found
+
+
+TABLE_FIELDS = {"version", "title", "names"}
+"""What the table adds to an engine view that holds no secret: its own version number
+(the engine's moves to ``game_version``), the game's title, the seats' names."""
+
+_MISSING = object()
+
+
+def differences(got, want, path: str) -> list[str]:
+    """Every place, by path, where ``got`` is not ``want``: values, keys, list lengths."""
+    if isinstance(got, dict) and isinstance(want, dict):
+        return [line for key in sorted(set(got) | set(want), key=str)
+                for line in differences(got.get(key, _MISSING), want.get(key, _MISSING), f"{path}.{key}")]
+    if isinstance(got, list) and isinstance(want, list) and len(got) == len(want):
+        return [line for n, (g, w) in enumerate(zip(got, want)) for line in differences(g, w, f"{path}[{n}]")]
+    if got is _MISSING:
+        return [f"{path} is missing"]
+    if want is _MISSING:
+        return [f"{path} = {got!r} is not in the reader's own view"]
+    return [] if got == want and type(got) is type(want) else [f"{path} = {got!r} where the reader's own view has {want!r}"]
+
+
+def view_leaks(table, reader: int | None, answered: dict, where: str) -> list[str]:
+    """How an answered view differs from ``reader``'s engine view plus the table's fields."""
+    game, state = games.get(table.game_id), table.state()
+    want = game.view(state, reader)
+    want["game_version"] = want.pop("version")
+    want["actions"] = [] if reader is None else game.legal_actions(state, reader)
+    got = {key: value for key, value in answered.items() if key not in TABLE_FIELDS}
+    who = "a visitor" if reader is None else f"seat {reader}"
+    return [f"{who} read in {where}: {line}" for line in differences(got, want, "view")]
+
+
+def leaks(table, answers: dict[int | None, list], views: dict[int | None, list]) -> list[str]:
+    """Every secret string in ``answers`` and every departure of ``views`` from their
+    readers' own engine views, as readable lines."""
+    found = string_leaks(table, answers)
+    for reader, answered in views.items():
+        for where, view in answered:
+            found += view_leaks(table, reader, view, where)
     return found
 
 
@@ -94,19 +142,22 @@ def play_and_check(api, table, host: str, game_id: str, players: int, seed: int)
     api.forget_cookies()
     pick = random.Random(seed)
     for _ in range(STEPS):
-        answers: dict[int | None, list] = {None: [api.get("/api/view").json, api.get("/api/table").json]}
+        public_view, public_table = api.get("/api/view").json, api.get("/api/table").json
+        answers: dict[int | None, list] = {None: [public_view, public_table]}
+        answered_views: dict[int | None, list] = {None: [("/api/view", public_view), ("/api/table", public_table["view"])]}
         views = {}
         for seat, token in enumerate(tokens):
             views[seat] = api.get("/api/view", token=token).json
             answers[seat] = [views[seat], api.get("/api/me", token=token).json]
-        found = leaks(table, answers)
+            answered_views[seat] = [("/api/view", views[seat])]
+        found = leaks(table, answers, answered_views)
         if found or views[0]["over"]:
             return found
         seat = pick.choice(views[0]["to_act"])
         action = pick.choice(views[seat]["actions"])
         response = api.post("/api/actions", {"action": action, "version": views[seat]["version"]}, token=tokens[seat])
         assert response.status_code == 200, (game_id, action, response.json)
-        found = leaks(table, {seat: [response.json]})
+        found = leaks(table, {seat: [response.json]}, {seat: [("the action's answer", response.json)]})
         if found:
             return found
     return []
@@ -132,3 +183,33 @@ def test_the_check_catches_a_leak(api, table, host, monkeypatch, game_id):
     honest_view = table.view
     monkeypatch.setattr(table, "view", lambda seat: {**honest_view(seat), "debug": table.state()})
     assert play_and_check(api, table, host, game_id, game.max_players, seed=1) != []
+
+
+def with_numbers_of(view, other):
+    """``view`` with every number replaced by ``other``'s number at the same place (strings,
+    keys and everything else left as they are)."""
+    if isinstance(view, dict) and isinstance(other, dict):
+        return {key: with_numbers_of(value, other.get(key)) for key, value in view.items()}
+    if isinstance(view, list) and isinstance(other, list) and len(view) == len(other):
+        return [with_numbers_of(v, o) for v, o in zip(view, other)]
+    is_number = isinstance(view, int | float) and not isinstance(view, bool)
+    return other if is_number and isinstance(other, int | float) and not isinstance(other, bool) else view
+
+
+@pytest.mark.parametrize("game_id", ["lion-square-ledger"])
+def test_the_check_catches_a_numeric_leak(api, table, host, monkeypatch, game_id):
+    """Each seat is shown the next seat's secret numbers (its typed loss, its herd) in place
+    of its own: no new string appears, so only the structural check can catch it."""
+    players = games.get(game_id).max_players
+    honest_view = table.view
+
+    def leaky_view(seat):
+        view = honest_view(seat)
+        if seat is None:
+            return view
+        return {**view, "private": with_numbers_of(view["private"], honest_view((seat + 1) % players)["private"])}
+
+    monkeypatch.setattr(table, "view", leaky_view)
+    found = play_and_check(api, table, host, game_id, players, seed=1)
+    assert found and all(".private." in line for line in found), found
+    assert not any(" read '" in line for line in found)  # no string gave it away

@@ -127,6 +127,7 @@ def test_rejoin_link_sets_the_seat_cookie_and_leaves_the_address_bar(client, tab
     assert f"seat_token={token}" in cookie and "HttpOnly" in cookie and "SameSite=Lax" in cookie
     assert "Secure" not in cookie
     assert response.headers["Referrer-Policy"] == "no-referrer"
+    assert response.headers["Cache-Control"] == "no-store"  # the answer sets a token: no cache may keep it
     # The phone page now knows the seat and offers the phone its own rejoin link.
     play = client.get("/play")
     assert page_data(play)["seat"] == 1
@@ -138,6 +139,7 @@ def test_rejoin_link_of_the_host_leads_home_and_opens_the_host_tools(client, tab
     response = client.get(f"/R/{token}")
     assert response.status_code == 303 and response.headers["Location"].endswith("/")
     assert f"host_token={token}" in response.headers["Set-Cookie"]
+    assert response.headers["Cache-Control"] == "no-store"
     assert client.get("/host").status_code == 200
 
 
