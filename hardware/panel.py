@@ -49,6 +49,10 @@ FRAME_SECONDS = 0.2
 """At most five frames a second: enough for a button's answer to feel immediate, and a
 full 128 × 64 I2C frame takes 23 ms at 400 kHz, so the bus stays mostly free."""
 
+FIRST_FRAME_SECONDS = 5.0
+"""How long :meth:`Panel.start` waits for the first frame (a display that hangs longer is
+a fault the panel logs; it goes on regardless)."""
+
 REPEATING = ("up", "down")
 """Buttons that repeat while held (moving through a list); the others act once."""
 
@@ -250,6 +254,7 @@ class Panel:
         self.draw_seconds: list[float] = []  # render+push time of each frame (benchmark)
         self.public: dict = {}
         self._thread: threading.Thread | None = None
+        self._first_frame = threading.Event()
         self._unsubscribe: Callable[[], None] | None = None
         self._unsubscribe_network: Callable[[], None] | None = None
 
@@ -261,6 +266,10 @@ class Panel:
             self._unsubscribe_network = self.network.subscribe(lambda state: self._events.put(_NETWORK_CHANGED))
         self._thread = threading.Thread(target=self._run, name="panel", daemon=True)
         self._thread.start()
+        # Until the first frame is drawn the panel has no text: the web, which starts serving
+        # right after this, would answer /api/display.txt with nothing.
+        if not self._first_frame.wait(FIRST_FRAME_SECONDS):
+            log.warning("the panel drew no first frame within %.0f s", FIRST_FRAME_SECONDS)
 
     def stop(self, timeout: float = 4.0) -> None:
         """Show "stopped" on the display (and leave it there), then end the thread and
@@ -418,7 +427,7 @@ class Panel:
         game = self.public["game"]
         if not view or game["over"]:
             return []
-        names = seat_names(self.public)
+        names = seat_names(self.public, self.language)
         # A seat's legal actions: read only for the trackers listed in hardware/actions.py,
         # whose actions reveal nothing secret; they are never drawn for any other game.
         if game["id"] not in OFFERED:
@@ -506,6 +515,7 @@ class Panel:
     def _run(self) -> None:
         self.public = self.table.public()
         self._draw(force=True)
+        self._first_frame.set()
         while True:
             try:
                 event = self._events.get(timeout=self._timeout())
