@@ -32,7 +32,7 @@ PIG_HOUSE = {
     "die_face": ActionKind("Die shows {pigs} pig(s){pot}", "出目: こぶた{pigs}{pot}"),
     "pot": ActionKind("Pot: {action}", "ポット: {action}"),
     "move_wolves": ActionKind("Move the wolves", "オオカミを動かす"),
-    "wolf_card": ActionKind("Wolf card {card}: {number}", "オオカミカード {card}: {number}"),
+    "wolf_card": ActionKind("Wolf card ({card}): {number}", "オオカミカード({card}): {number}"),
     "happenings_done": ActionKind("Happenings done", "ハプニング終了"),
     "attack_done": ActionKind("Attack done", "攻撃終了"),
     "wolf_potted": ActionKind("Wolf #{wolf} fell in a pot", "オオカミ#{wolf} ポットに落ちた"),
@@ -46,6 +46,22 @@ LEDGER = {
     "start-player": ActionKind("Start player: {seat_name}", "スタートプレイヤー: {seat_name}"),
     "next-round": ActionKind("Next round", "次のラウンドへ"),
 }
+
+FIELD_WORDS = {
+    # Pig House's pig actions, pot actions and which physical wolf card is keyed in.
+    "tile": {"en": "place a tile", "ja": "タイルを置く"},
+    "move": {"en": "move", "ja": "移動"},
+    "pass": {"en": "pass", "ja": "パス"},
+    "place": {"en": "place", "ja": "置く"},
+    "skip": {"en": "skip", "ja": "置かない"},
+    "top": {"en": "new top", "ja": "新しい山札の一番上"},
+    "second": {"en": "second", "ja": "2枚目"},
+    "placed": {"en": "placed", "ja": "置いたカード"},
+    "first": {"en": "first", "ja": "1枚目"},
+}
+"""Words for the id-valued fields of offered actions (``kind``, ``action``, ``card``)."""
+
+WORDED_FIELDS = ("kind", "action", "card")
 
 OFFERED: dict[str, dict[str, ActionKind]] = {
     "pig-house": PIG_HOUSE,
@@ -87,6 +103,9 @@ def offered_actions(game_id: str, actions_by_seat: dict[int, list[dict]], public
 
 def _label(kind: ActionKind, action: dict, seat: int, public: dict, names: list[str], language: str) -> str:
     fields = {key: value for key, value in action.items() if key != "type"}
+    for key in WORDED_FIELDS:
+        if fields.get(key) in FIELD_WORDS:
+            fields[key] = FIELD_WORDS[fields[key]][language]
     fields["name"] = fit(names[seat], 40)
     if "seat" in action and isinstance(action["seat"], int) and action["seat"] < len(names):
         fields["seat_name"] = fit(names[action["seat"]], 60)

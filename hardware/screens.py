@@ -87,6 +87,28 @@ STEP_WORDS = {
 }
 
 
+CHOICE_WORDS = {
+    "virtual": {"en": "virtual", "ja": "バーチャル"},
+    "physical": {"en": "physical", "ja": "実物"},
+    "front": {"en": "front", "ja": "表"},
+    "back": {"en": "back", "ja": "裏"},
+    "clockwise": {"en": "clockwise", "ja": "時計回り"},
+    "counterclockwise": {"en": "counter-clockwise", "ja": "反時計回り"},
+    "fair": {"en": "fair", "ja": "公平"},
+    "random": {"en": "random", "ja": "ランダム"},
+    "typed": {"en": "typed", "ja": "入力した配置"},
+    True: {"en": "yes", "ja": "はい"},
+    False: {"en": "no", "ja": "いいえ"},
+}
+"""Words for the values of games' options offered as lists of choices (start a game)."""
+
+
+def choice_word(value: object, language: str) -> str:
+    """An option's value in words (a value without words, e.g. a number, as it is)."""
+    words = CHOICE_WORDS.get(value) if isinstance(value, (str, bool)) else None
+    return words[language] if words else str(value)
+
+
 def word(key: str, language: str, **values) -> str:
     return WORDS[key][language].format(**values)
 
@@ -355,9 +377,11 @@ def _awaited(info: StatusInput) -> tuple[str, list[str]]:
     if len(waiting) == 1:
         return word("your_turn", language, name=info.names[waiting[0]]), []
     if waiting:
-        headline = f"{word('waiting', language)}: {_listed(info, waiting)}"
-        fits = text_width(headline) * HEADLINE_SCALE <= 128
-        return headline, [] if fits else [headline]  # cut big: the whole list small below
+        names = _listed(info, waiting)
+        whole = f"{word('waiting', language)}: {names}"
+        if text_width(whole) * HEADLINE_SCALE <= 128:
+            return whole, []
+        return names, [whole]  # the names big (cut if need be), the whole sentence small below
     public = view["public"] if isinstance(view["public"], dict) else {}
     step = public.get("step") or public.get("phase")
     pause = "round_over" if step == "round-end" else "nobody_awaited"
