@@ -504,7 +504,8 @@ class Panel:
     def _last_move(self) -> str:
         view = self.public.get("view") or {}
         for entry in reversed(view.get("log") or []):
-            if entry.get("text") and not entry.get("undone") and entry.get("kind") is None:
+            # A move's entry: not the game's setup (version 0), not a table entry, not undone.
+            if entry.get("text") and entry.get("v", 0) > 0 and not entry.get("undone") and entry.get("kind") is None:
                 return render_text(entry["text"][self.language], seat_names(self.public, self.language))
         return ""
 
