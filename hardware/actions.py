@@ -86,7 +86,7 @@ def offered_actions(game_id: str, actions_by_seat: dict[int, list[dict]], public
     """The panel's list for ``game_id`` from each acting seat's legal actions, in seat order;
     table-wide actions once (done by the first seat that may), personal ones per seat."""
     kinds = OFFERED.get(game_id, {})
-    offered: list[PanelAction] = []
+    offered: list[tuple[bool, PanelAction]] = []
     seen: set[str] = set()
     for seat, actions in sorted(actions_by_seat.items()):
         for action in actions:
@@ -97,8 +97,10 @@ def offered_actions(game_id: str, actions_by_seat: dict[int, list[dict]], public
             if key in seen:
                 continue
             seen.add(key)
-            offered.append(PanelAction(seat, action, _label(kind, action, seat, public, names, language)))
-    return offered
+            offered.append((kind.personal, PanelAction(seat, action, _label(kind, action, seat, public, names, language))))
+    # The step's table-wide actions first (attack done, roll...): the usual next step is then
+    # the game menu's first item, two presses from the status screen.
+    return [action for _, action in sorted(offered, key=lambda pair: pair[0])]
 
 
 def _label(kind: ActionKind, action: dict, seat: int, public: dict, names: list[str], language: str) -> str:
