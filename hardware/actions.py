@@ -32,7 +32,7 @@ PIG_HOUSE = {
     "die_face": ActionKind("Die shows {pigs} pig(s){pot}", "出目: こぶた{pigs}{pot}"),
     "pot": ActionKind("Pot: {action}", "ポット: {action}"),
     "move_wolves": ActionKind("Move the wolves", "オオカミを動かす"),
-    "wolf_card": ActionKind("Wolf card {card}: {number}", "オオカミカード {card}: {number}"),
+    "wolf_card": ActionKind("Wolf card ({card}): {number}", "オオカミカード({card}): {number}"),
     "happenings_done": ActionKind("Happenings done", "ハプニング終了"),
     "attack_done": ActionKind("Attack done", "攻撃終了"),
     "wolf_potted": ActionKind("Wolf #{wolf} fell in a pot", "オオカミ#{wolf} ポットに落ちた"),
@@ -46,6 +46,22 @@ LEDGER = {
     "start-player": ActionKind("Start player: {seat_name}", "スタートプレイヤー: {seat_name}"),
     "next-round": ActionKind("Next round", "次のラウンドへ"),
 }
+
+FIELD_WORDS = {
+    # Pig House's pig actions, pot actions and which physical wolf card is keyed in.
+    "tile": {"en": "place a tile", "ja": "タイルを置く"},
+    "move": {"en": "move", "ja": "移動"},
+    "pass": {"en": "pass", "ja": "パス"},
+    "place": {"en": "place", "ja": "置く"},
+    "skip": {"en": "skip", "ja": "置かない"},
+    "top": {"en": "new top", "ja": "新しい山札の一番上"},
+    "second": {"en": "second", "ja": "2枚目"},
+    "placed": {"en": "placed", "ja": "置いたカード"},
+    "first": {"en": "first", "ja": "1枚目"},
+}
+"""Words for the id-valued fields of offered actions (``kind``, ``action``, ``card``)."""
+
+WORDED_FIELDS = ("kind", "action", "card")
 
 OFFERED: dict[str, dict[str, ActionKind]] = {
     "pig-house": PIG_HOUSE,
@@ -70,7 +86,7 @@ def offered_actions(game_id: str, actions_by_seat: dict[int, list[dict]], public
     """The panel's list for ``game_id`` from each acting seat's legal actions, in seat order;
     table-wide actions once (done by the first seat that may), personal ones per seat."""
     kinds = OFFERED.get(game_id, {})
-    offered: list[PanelAction] = []
+    offered: list[tuple[bool, PanelAction]] = []
     seen: set[str] = set()
     for seat, actions in sorted(actions_by_seat.items()):
         for action in actions:
@@ -81,12 +97,17 @@ def offered_actions(game_id: str, actions_by_seat: dict[int, list[dict]], public
             if key in seen:
                 continue
             seen.add(key)
-            offered.append(PanelAction(seat, action, _label(kind, action, seat, public, names, language)))
-    return offered
+            offered.append((kind.personal, PanelAction(seat, action, _label(kind, action, seat, public, names, language))))
+    # The step's table-wide actions first (attack done, roll...): the usual next step is then
+    # the game menu's first item, two presses from the status screen.
+    return [action for _, action in sorted(offered, key=lambda pair: pair[0])]
 
 
 def _label(kind: ActionKind, action: dict, seat: int, public: dict, names: list[str], language: str) -> str:
     fields = {key: value for key, value in action.items() if key != "type"}
+    for key in WORDED_FIELDS:
+        if fields.get(key) in FIELD_WORDS:
+            fields[key] = FIELD_WORDS[fields[key]][language]
     fields["name"] = fit(names[seat], 40)
     if "seat" in action and isinstance(action["seat"], int) and action["seat"] < len(names):
         fields["seat_name"] = fit(names[action["seat"]], 60)

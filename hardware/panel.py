@@ -34,6 +34,7 @@ from dataclasses import dataclass, field, replace
 
 from PIL import Image
 
+from companion.games import render_text
 from companion.network import wifi_qr_payload
 from companion.table import StorageError, Table, TableError
 
@@ -41,13 +42,17 @@ from .actions import OFFERED, offered_actions
 from .buttons import ButtonEvent, Buttons
 from .display import Display
 from .fonts import wrap
-from .screens import PRODUCT, Screen, render, seat_names, status_screen, text_lines, word
+from .screens import PRODUCT, Screen, choice_word, render, seat_names, status_screen, text_lines, word
 
 log = logging.getLogger(__name__)
 
 FRAME_SECONDS = 0.2
 """At most five frames a second: enough for a button's answer to feel immediate, and a
 full 128 × 64 I2C frame takes 23 ms at 400 kHz, so the bus stays mostly free."""
+
+FIRST_FRAME_SECONDS = 5.0
+"""How long :meth:`Panel.start` waits for the first frame (a display that hangs longer is
+a fault the panel logs; it goes on regardless)."""
 
 REPEATING = ("up", "down")
 """Buttons that repeat while held (moving through a list); the others act once."""
@@ -155,20 +160,28 @@ class MenuPage(Page):
 
 
 class ConfirmPage(Page):
-    """A yes/no question: ok does it, back does not."""
+    """A question with two answers, "Yes" and "No": up/down move, ok answers, back is "No".
 
-    def __init__(self, title: str, question: str, then: Callable[[], None]):
+    ``default`` is the answer highlighted first: "Yes" for harmless steps (starting a game),
+    "No" for one that loses something (undo), so a run of ok presses never does it."""
+
+    def __init__(self, title: str, question: str, then: Callable[[], None], default: bool = True):
         self.title, self.question, self.then = title, question, then
+        self.yes = default
 
     def screen(self, panel: Panel) -> Screen:
-        hint = "OK: yes   Back: no" if panel.language == "en" else "OK: はい  戻る: いいえ"
-        return Screen("confirm", self.title, (*wrap(self.question, panel.width), "", hint))
+        question = wrap(self.question, panel.width)
+        answers = (panel._t("Yes", "はい"), panel._t("No", "いいえ"))
+        return Screen("confirm", self.title, (*question, *answers),
+                      selected=len(question) + (0 if self.yes else 1))
 
     def key(self, panel: Panel, key: str) -> None:
-        if key == "ok":
+        if key in ("up", "down"):
+            self.yes = not self.yes
+        elif key == "ok" and self.yes:
             panel.pop()
             self.then()
-        elif key == "back":
+        elif key in ("ok", "back"):
             panel.pop()
 
 
@@ -250,6 +263,7 @@ class Panel:
         self.draw_seconds: list[float] = []  # render+push time of each frame (benchmark)
         self.public: dict = {}
         self._thread: threading.Thread | None = None
+        self._first_frame = threading.Event()
         self._unsubscribe: Callable[[], None] | None = None
         self._unsubscribe_network: Callable[[], None] | None = None
 
@@ -261,6 +275,10 @@ class Panel:
             self._unsubscribe_network = self.network.subscribe(lambda state: self._events.put(_NETWORK_CHANGED))
         self._thread = threading.Thread(target=self._run, name="panel", daemon=True)
         self._thread.start()
+        # Until the first frame is drawn the panel has no text: the web, which starts serving
+        # right after this, would answer /api/display.txt with nothing.
+        if not self._first_frame.wait(FIRST_FRAME_SECONDS):
+            log.warning("the panel drew no first frame within %.0f s", FIRST_FRAME_SECONDS)
 
     def stop(self, timeout: float = 4.0) -> None:
         """Show "stopped" on the display (and leave it there), then end the thread and
@@ -400,8 +418,11 @@ class Panel:
             version = self.public["version"]  # what the listed actions were read from
             entries = [MenuItem(a.label, lambda a=a: self._act(a.seat, a.action, version))
                        for a in self._panel_actions()]
-            entries.append(MenuItem(self._t("Undo last action", "一手戻す"), self._ask_undo))
+            if self.public["game"]["over"]:
+                entries.append(MenuItem(self._t("Play again", "もう一度遊ぶ"), self._rematch))
             entries.append(MenuItem(self._t("Menu…", "メニュー…"), lambda: self._replace(self.main_menu())))
+            # Last, never highlighted first: taking a move back is never a run of ok presses.
+            entries.append(MenuItem(self._t("Undo last action", "一手戻す"), self._ask_undo))
             return entries
 
         return MenuPage(self.public["game"]["title"][self.language], items)
@@ -418,7 +439,7 @@ class Panel:
         game = self.public["game"]
         if not view or game["over"]:
             return []
-        names = seat_names(self.public)
+        names = seat_names(self.public, self.language)
         # A seat's legal actions: read only for the trackers listed in hardware/actions.py,
         # whose actions reveal nothing secret; they are never drawn for any other game.
         if game["id"] not in OFFERED:
@@ -448,7 +469,7 @@ class Panel:
                     self._choose_options(game, players, chosen | {option["name"]: value})
 
                 page = MenuPage(option["label"][self.language],
-                                lambda option=option, pick=pick: [MenuItem(str(c), lambda c=c: pick(c)) for c in option["choices"]])
+                                lambda option=option, pick=pick: [MenuItem(choice_word(c, self.language), lambda c=c: pick(c)) for c in option["choices"]])
                 page.selected = list(option["choices"]).index(option["default"]) if option["default"] in option["choices"] else 0
                 self.push(page)
                 return
@@ -460,7 +481,7 @@ class Panel:
         try:
             self.table.start_game(game_id, players, options=options or None)
         except (TableError, ValueError, StorageError) as error:
-            self.push(InfoPage(self._t("Not started", "開始できません"), str(error), "error"))
+            self.push(InfoPage(self._t("Not started", "開始できません"), self._refusal(error), "error"))
             return
         self.home()
 
@@ -473,15 +494,43 @@ class Panel:
                               lambda: self._start(game["id"], game["players"], dict(game["options"]))))
 
     def _ask_undo(self) -> None:
-        self.push(ConfirmPage(self._t("Undo", "一手戻す"), self._t("Take back the last action?", "最後の一手を取り消しますか?"), self._undo))
+        """Ask first, naming the move (the last one of the public log not taken back yet);
+        the question starts on "No"."""
+        last = self._last_move()
+        question = (self._t(f"Take back the last move: {last}?", f"最後の一手を取り消しますか: {last}")
+                    if last else self._t("Take back the last action?", "最後の一手を取り消しますか?"))
+        self.push(ConfirmPage(self._t("Undo", "一手戻す"), question, self._undo, default=False))
+
+    def _last_move(self) -> str:
+        view = self.public.get("view") or {}
+        for entry in reversed(view.get("log") or []):
+            # A move's entry: not the game's setup (version 0), not a table entry, not undone.
+            if entry.get("text") and entry.get("v", 0) > 0 and not entry.get("undone") and entry.get("kind") is None:
+                return render_text(entry["text"][self.language], seat_names(self.public, self.language))
+        return ""
 
     def _undo(self) -> None:
         try:
             self.table.undo()
         except (TableError, StorageError) as error:
-            self.push(InfoPage(self._t("Cannot undo", "戻せません"), str(error), "error"))
+            self.push(InfoPage(self._t("Cannot undo", "戻せません"), self._refusal(error), "error"))
             return
         self.home()
+
+    def _rematch(self) -> None:
+        """The finished game again: same game, options, players and seats, a new seed."""
+        try:
+            self.table.rematch()
+        except (TableError, StorageError) as error:
+            self.push(InfoPage(self._t("Not started", "開始できません"), self._refusal(error), "error"))
+            return
+        self.home()
+
+    def _refusal(self, error: Exception) -> str:
+        """A refusal in the panel's language (the table's and engines' refusals carry ``ja``),
+        its seat placeholders replaced by names."""
+        japanese = getattr(error, "ja", None) if self.language == "ja" else None
+        return render_text(japanese or str(error), seat_names(self.public, self.language))
 
     def _act(self, seat: int, action: dict, version: int) -> None:
         """Act for ``seat`` with an action read at table ``version``: if what that seat may
@@ -489,7 +538,7 @@ class Panel:
         try:
             self.table.act(seat, action, version)
         except (TableError, ValueError, StorageError) as error:  # IllegalAction is a ValueError
-            self.push(InfoPage(self._t("Refused", "できません"), str(error), "error"))
+            self.push(InfoPage(self._t("Refused", "できません"), self._refusal(error), "error"))
             return
         self.pop()
 
@@ -506,6 +555,7 @@ class Panel:
     def _run(self) -> None:
         self.public = self.table.public()
         self._draw(force=True)
+        self._first_frame.set()
         while True:
             try:
                 event = self._events.get(timeout=self._timeout())

@@ -21,7 +21,7 @@ from PIL import Image, ImageDraw
 
 from companion.games import render_text
 
-from .fonts import FONT_SIZE, fit, panel_font, text_width
+from .fonts import FONT_SIZE, fit, panel_font, text_width, wrap
 
 PRODUCT = {"en": "Tabletop Companion", "ja": "テーブルトップ・コンパニオン"}
 
@@ -35,15 +35,29 @@ WORDS = {
     "waiting": {"en": "Waiting", "ja": "待ち"},
     "over": {"en": "Game over", "ja": "ゲーム終了"},
     "wins": {"en": "wins", "ja": "勝"},
-    "pigs": {"en": "Pigs", "ja": "こぶた"},
-    "wolves": {"en": "Wolves", "ja": "オオカミ"},
-    "next": {"en": "Next", "ja": "次"},
     "stopped": {"en": "Companion stopped", "ja": "停止しました"},
     "cannot_save": {"en": "CANNOT SAVE", "ja": "保存できません"},
     "screen_error": {"en": "Screen error", "ja": "画面エラー"},
     "see_log": {"en": "(see the log)", "ja": "(ログ参照)"},
     "stopped_hint": {"en": "Safe to unplug.", "ja": "電源を抜けます"},
     "place": {"en": "{place}.", "ja": "{place}位"},
+    "seat": {"en": "Seat {number}", "ja": "席{number}"},
+    "list_separator": {"en": ", ", "ja": "、"},
+    "your_turn": {"en": "{name}'s turn", "ja": "{name}の番"},
+    "round_over": {"en": "Round over", "ja": "ラウンド終了"},
+    "round_over_next": {"en": "Next: the next round", "ja": "次: 次のラウンドへ"},
+    "nobody_awaited": {"en": "Nobody to act", "ja": "待ちなし"},
+    "nobody_awaited_next": {"en": "Next: the game goes on by itself", "ja": "次: ゲームが自動で進みます"},
+    "winner": {"en": "{names} wins", "ja": "{names}の勝ち"},
+    "winners": {"en": "{names} win", "ja": "{names}の勝ち"},
+    "lions_win": {"en": "The lions win", "ja": "ライオンの勝ち"},
+    "cards_taken": {"en": "Cards taken:", "ja": "取ったカード:"},
+    "pile": {"en": "Square pile: {count} cards", "ja": "山札: {count}枚"},
+    "final_lap": {"en": "Final lap", "ja": "最終周"},
+    "pigs_of": {"en": "{name}: {count} pigs", "ja": "{name}: こぶた{count}"},
+    "invincibility_used": {"en": "Invincibility used: {names}", "ja": "無敵使用済: {names}"},
+    "wolves_at": {"en": "Wolves on squares {squares}", "ja": "オオカミ: マス{squares}"},
+    "next_attacks": {"en": "Next attack cards: {numbers}", "ja": "次の攻撃カード: {numbers}"},
 }
 
 STEP_WORDS = {
@@ -69,7 +83,30 @@ STEP_WORDS = {
     "tiebreak_ground": {"en": "tie-break: ground", "ja": "同点: 1階"},
     "tiebreak_outer": {"en": "tie-break: outer", "ja": "同点: 外周"},
     "over": {"en": "over", "ja": "終了"},
+    "start": {"en": "start", "ja": "開始"},
 }
+
+
+CHOICE_WORDS = {
+    "virtual": {"en": "virtual", "ja": "バーチャル"},
+    "physical": {"en": "physical", "ja": "実物"},
+    "front": {"en": "front", "ja": "表"},
+    "back": {"en": "back", "ja": "裏"},
+    "clockwise": {"en": "clockwise", "ja": "時計回り"},
+    "counterclockwise": {"en": "counter-clockwise", "ja": "反時計回り"},
+    "fair": {"en": "fair", "ja": "公平"},
+    "random": {"en": "random", "ja": "ランダム"},
+    "typed": {"en": "typed", "ja": "入力した配置"},
+    True: {"en": "yes", "ja": "はい"},
+    False: {"en": "no", "ja": "いいえ"},
+}
+"""Words for the values of games' options offered as lists of choices (start a game)."""
+
+
+def choice_word(value: object, language: str) -> str:
+    """An option's value in words (a value without words, e.g. a number, as it is)."""
+    words = CHOICE_WORDS.get(value) if isinstance(value, (str, bool)) else None
+    return words[language] if words else str(value)
 
 
 def word(key: str, language: str, **values) -> str:
@@ -101,6 +138,7 @@ class Screen:
     qr: str | None = None
     die: tuple[int, bool] | None = None
     inverted_title: bool = True
+    headline: str | None = None  # drawn twice as big under the title: what matters most now
 
 
 @dataclass(frozen=True)
@@ -111,6 +149,7 @@ class Row:
     y: int
     text: str
     inverted: bool = False
+    scale: int = 1  # 2: drawn twice as wide and high (the headline, 16 px)
 
 
 @dataclass(frozen=True)
@@ -126,9 +165,13 @@ QR_MIN_QUIET_PIXELS = 3  # lit pixels at least, around the code
 DIE_SIDE = 40
 
 
-def body_rows(height: int) -> int:
-    """How many body lines fit under the title bar."""
-    return height // FONT_SIZE - 1
+HEADLINE_SCALE = 2
+"""The headline's glyphs are the font's doubled: 16 px high, still whole pixels."""
+
+
+def body_rows(height: int, headline: bool = False) -> int:
+    """How many body lines fit under the title bar (and the headline, if any)."""
+    return (height - (HEADLINE_SCALE * FONT_SIZE if headline else 0)) // FONT_SIZE - 1
 
 
 def visible_window(screen: Screen, rows: int) -> int:
@@ -153,6 +196,11 @@ def layout(screen: Screen, width: int, height: int) -> Layout:
         side = min(DIE_SIDE, height - FONT_SIZE - 2)
         die_box = (width - side - 1, FONT_SIZE + 1 + (height - FONT_SIZE - 1 - side) // 2, side)
         text_right = width - side - 3
+
+    def room(y: int, line_height: int) -> int:
+        """The pixels a line at ``y`` has: up to the die where it runs beside it."""
+        return width if die_box is None or y + line_height <= die_box[1] else text_right
+
     rows: list[Row] = []
     if qr_box:
         # Beside the QR code there is no title bar: the title is the first line of the column.
@@ -161,14 +209,17 @@ def layout(screen: Screen, width: int, height: int) -> Layout:
             rows.append(Row(text_left, index * FONT_SIZE, fit(line, width - text_left)))
         return Layout(tuple(rows), qr_box, die_box)
     rows.append(Row(0, 0, fit(screen.title, width), inverted=screen.inverted_title))
-    count = body_rows(height)
+    top = FONT_SIZE
+    if screen.headline is not None:
+        tall = HEADLINE_SCALE * FONT_SIZE
+        rows.append(Row(0, top, fit(screen.headline, room(top, tall) / HEADLINE_SCALE), scale=HEADLINE_SCALE))
+        top += tall
+    count = body_rows(height, screen.headline is not None)
     first = visible_window(screen, count)
     for index, line in enumerate(screen.lines[first : first + count]):
         number = first + index
-        selected = screen.selected == number
-        y = (index + 1) * FONT_SIZE
-        right = width if die_box is None or y + FONT_SIZE <= die_box[1] else text_right
-        rows.append(Row(0, y, fit(line, right), inverted=selected))
+        y = top + index * FONT_SIZE
+        rows.append(Row(0, y, fit(line, room(y, FONT_SIZE)), inverted=screen.selected == number))
     return Layout(tuple(rows), qr_box, die_box)
 
 
@@ -197,6 +248,9 @@ def render(screen: Screen, width: int, height: int) -> Image.Image:
     font = panel_font()
     shown = layout(screen, width, height)
     for row in shown.rows:
+        if row.scale != 1:
+            _draw_scaled(image, row, font)
+            continue
         if row.inverted:
             draw.rectangle((row.x, row.y, width - 1, row.y + FONT_SIZE - 1), fill=1)
         draw.text((row.x, row.y), row.text, font=font, fill=0 if row.inverted else 1)
@@ -205,6 +259,15 @@ def render(screen: Screen, width: int, height: int) -> Image.Image:
     if shown.die_box is not None and screen.die is not None:
         _draw_die(draw, shown.die_box, *screen.die)
     return image
+
+
+def _draw_scaled(image: Image.Image, row: Row, font) -> None:
+    """``row`` drawn at the font's own size and enlarged pixel for pixel: a bitmap font
+    scaled by a whole number stays as crisp as it is at 8 px."""
+    small = Image.new("1", (max(1, (image.width - row.x) // row.scale), FONT_SIZE), 0)
+    ImageDraw.Draw(small).text((0, 0), row.text, font=font, fill=1)
+    big = small.resize((small.width * row.scale, FONT_SIZE * row.scale), Image.Resampling.NEAREST)
+    image.paste(big, (row.x, row.y))
 
 
 def _draw_qr(image: Image.Image, text: str, box: tuple[int, int, int]) -> None:
@@ -269,28 +332,31 @@ class StatusInput:
     language: str
 
 
-def seat_names(public_info: dict) -> list[str]:
+def seat_names(public_info: dict, language: str = "en") -> list[str]:
     """Every seat's name, ``Seat n`` for a free seat."""
-    return [seat["name"] or f"Seat {seat['seat'] + 1}" for seat in public_info["seats"]]
+    return [seat["name"] or word("seat", language, number=seat["seat"] + 1) for seat in public_info["seats"]]
 
 
 def status_screen(public_info: dict, language: str, scroll: int = 0) -> Screen:
-    """The in-game status screen of whatever game is on the table (from public data only)."""
+    """The in-game status screen of whatever game is on the table (from public data only):
+    the headline (whose turn, who is awaited, or the result) big, the rest in words below."""
     game = public_info["game"]
     view = public_info["view"]
-    names = seat_names(public_info)  # the table lists every seat of the game, free ones too
+    names = seat_names(public_info, language)  # the table lists every seat of the game, free ones too
     info = StatusInput(game["id"], game["title"][language], names, view, language)
     if view["over"]:
-        lines = _ranking_lines(info)
+        headline, lines = _result(info)
         die = None
     else:
+        headline, lines = _awaited(info)
         builder = STATUS_BUILDERS.get(game["id"], _generic_status)
-        lines, die = builder(info)
+        more, die = builder(info)
+        lines += more
+        last = _last_event(info)
+        if last:
+            lines.append(last)
     lines = [line for line in lines if line]
-    last = _last_event(info)
-    if last and not view["over"]:
-        lines.append(last)
-    return Screen("status", info.title, tuple(lines), scroll=scroll, die=die)
+    return Screen("status", info.title, tuple(lines), scroll=scroll, die=die, headline=headline)
 
 
 def short(name: str, pixels: int = 40) -> str:
@@ -298,13 +364,44 @@ def short(name: str, pixels: int = 40) -> str:
     return fit(name, pixels)
 
 
-def _to_act_line(info: StatusInput) -> str:
-    to_act = info.view["to_act"]
-    if not to_act:
-        return ""
-    if len(to_act) == 1:
-        return f"{word('turn', info.language)}: {short(info.names[to_act[0]], 80)}"
-    return f"{word('waiting', info.language)}: " + " ".join(short(info.names[s], 24) for s in to_act)
+def _listed(info: StatusInput, seats: list[int]) -> str:
+    return word("list_separator", info.language).join(info.names[seat] for seat in seats)
+
+
+def _awaited(info: StatusInput) -> tuple[str, list[str]]:
+    """The headline of a running game: whose input the step needs (``waiting_for``; an older
+    server's views have only ``to_act``), or what comes next when nobody is awaited."""
+    view = info.view
+    waiting = view.get("waiting_for", view["to_act"])
+    language = info.language
+    if len(waiting) == 1:
+        return word("your_turn", language, name=info.names[waiting[0]]), []
+    if waiting:
+        names = _listed(info, waiting)
+        whole = f"{word('waiting', language)}: {names}"
+        if text_width(whole) * HEADLINE_SCALE <= 128:
+            return whole, []
+        return names, [whole]  # the names big (cut if need be), the whole sentence small below
+    public = view["public"] if isinstance(view["public"], dict) else {}
+    step = public.get("step") or public.get("phase")
+    pause = "round_over" if step == "round-end" else "nobody_awaited"
+    return word(pause, language), [word(f"{pause}_next", language)]
+
+
+def _result(info: StatusInput) -> tuple[str, list[str]]:
+    """The end: who won big, the game's own summary, then everyone's place."""
+    result = info.view["result"] or {}
+    language = info.language
+    winners = list(result.get("winners") or [])
+    if result.get("lions_win"):
+        headline = word("lions_win", language)
+    elif winners:
+        headline = word("winner" if len(winners) == 1 else "winners", language, names=_listed(info, winners))
+    else:
+        headline = word("over", language)
+    summary = result.get("summary")
+    lines = wrap(render_text(summary[language], info.names), 128) if isinstance(summary, dict) else []
+    return headline, lines + _ranking_lines(info)
 
 
 def _score_lines(info: StatusInput, values: list, suffix: str = "") -> list[str]:
@@ -332,10 +429,12 @@ def _last_event(info: StatusInput) -> str:
 
 
 def _ranking_lines(info: StatusInput) -> list[str]:
-    """The end: winners and everyone's place, from the result."""
+    """Everyone's place from the result; where the lions won nobody is placed, each player
+    is listed with their score only."""
     result = info.view["result"] or {}
-    lines = [word("over", info.language)]
     scores = result.get("scores") or {}
+    if result.get("lions_win"):
+        return [f"  {short(name, 60)} {scores.get(str(seat), '')}".rstrip() for seat, name in enumerate(info.names)]
     ranking = result.get("ranking")
     winners = set(result.get("winners") or [])
     if isinstance(ranking, list) and ranking and isinstance(ranking[0], dict) and "place" in ranking[0]:
@@ -352,6 +451,7 @@ def _ranking_lines(info: StatusInput) -> list[str]:
             if standing(seat) != previous:
                 place, previous = index + 1, standing(seat)
             places.append((place, seat))
+    lines = []
     for place, seat in places:
         score = scores.get(str(seat))
         crown = "★" if seat in winners else " "
@@ -365,9 +465,9 @@ def _number(value: object) -> float:
 
 
 def _generic_status(info: StatusInput) -> tuple[list[str], None]:
-    """Any game: its step, whose turn, and its public scores when it has some."""
+    """Any game: its step and its public scores when it has some."""
     public = info.view["public"] if isinstance(info.view["public"], dict) else {}
-    lines = [_round_line(info, public), _to_act_line(info)]
+    lines = [_round_line(info, public)]
     scores = public.get("scores")
     if isinstance(scores, dict):
         lines += _score_lines(info, [scores.get(str(s), "-") for s in range(len(info.names))])
@@ -378,33 +478,31 @@ def _generic_status(info: StatusInput) -> tuple[list[str], None]:
 
 def _lion_square(info: StatusInput) -> tuple[list[str], None]:
     public = info.view["public"]
-    lines = [_round_line(info, public), _to_act_line(info)]
+    lines = [_round_line(info, public), word("cards_taken", info.language)]
     lines += _score_lines(info, public["taken"])
-    lines.append(f"{'Pile' if info.language == 'en' else '山札'} {public['pile']}")
+    lines.append(word("pile", info.language, count=public["pile"]))
     return lines, None
 
 
 def _meow_oracle(info: StatusInput) -> tuple[list[str], None]:
     public = info.view["public"]
-    lines = [_round_line(info, public), _to_act_line(info)]
+    lines = [_round_line(info, public)]
     lines += _score_lines(info, public["wins"], " " + word("wins", info.language))
     return lines, None
 
 
 def _swap5(info: StatusInput) -> tuple[list[str], None]:
     public = info.view["public"]
-    lines = [_round_line(info, public), _to_act_line(info)]
+    lines = [_round_line(info, public)]
     lines += _score_lines(info, [public["scores"][str(s)] for s in range(len(info.names))])
     if public.get("final_lap") is not None:
-        lines.append("Final lap" if info.language == "en" else "最終周")
+        lines.append(word("final_lap", info.language))
     return lines, None
 
 
 def _meow_oracle_scorer(info: StatusInput) -> tuple[list[str], None]:
     public = info.view["public"]
     lines = [_round_line(info, public)]
-    if public["waiting"]:
-        lines.append(f"{word('waiting', info.language)}: " + " ".join(short(info.names[s], 24) for s in public["waiting"]))
     lines += _score_lines(info, public["wins"], " " + word("wins", info.language))
     return lines, None
 
@@ -412,22 +510,18 @@ def _meow_oracle_scorer(info: StatusInput) -> tuple[list[str], None]:
 def _pig_house(info: StatusInput) -> tuple[list[str], tuple[int, bool] | None]:
     public = info.view["public"]
     language = info.language
-    lines = [f"{step_word(public['phase'], language)} {word('turn', language)} {public['turn']}", step_word(public["step"], language)]
-    if public.get("seat") is not None:
-        lines.append(short(info.names[public["seat"]], 80))
-    attack = public.get("attack")
-    if attack and attack.get("invincible") is not None:
-        waiting = [s for s in info.view["to_act"] if s != public.get("seat")]
-        if waiting:
-            lines.append(f"{word('waiting', language)}: " + " ".join(short(info.names[s], 24) for s in waiting))
-    marks = ["*" if used else "" for used in public["invincibility_used"]]
+    lines = [f"{step_word(public['phase'], language)} {word('turn', language)} {public['turn']}",
+             step_word(public["step"], language)]
     # One player a line: the die takes the right of the screen.
-    lines += [f"{short(info.names[s], 60)} {pigs}{mark}" for s, (pigs, mark) in enumerate(zip(public["pigs"], marks))]
-    wolves = " ".join(f"#{wolf['id']}@{wolf['square']}" for wolf in public["wolves"])
-    lines.append(f"{word('wolves', language)} {wolves}")
+    lines += [word("pigs_of", language, name=short(info.names[s], 60), count=pigs) for s, pigs in enumerate(public["pigs"])]
+    used = [s for s, spent in enumerate(public["invincibility_used"]) if spent]
+    if used:
+        lines.append(word("invincibility_used", language, names=_listed(info, used)))
+    squares = ", ".join(str(wolf["square"]) for wolf in public["wolves"])
+    lines.append(word("wolves_at", language, squares=squares))
     upcoming = [str(chip["card"]["number"]) for chip in public.get("schedule", []) if chip.get("card")]
     if upcoming:
-        lines.append(f"{word('next', language)}: " + " ".join(upcoming))
+        lines.append(word("next_attacks", language, numbers=", ".join(upcoming)))
     die = public.get("die")
     return lines, (die["pigs"], bool(die["pot"])) if die else None
 

@@ -83,10 +83,21 @@ def main() -> int:
             table.act(seat, table.view(seat)["actions"][0], table.version)
         shot("status-pig-house-attack", HomePage())
         shot("game-menu-pig-house-attack", panel.game_menu())
-        shot("confirm-undo", ConfirmPage("Undo", "Take back the last action?", lambda: None))
+        shot("status-pig-house-attack-32", HomePage(), (128, 32))
+        shot("confirm-undo", ConfirmPage("Undo", "Take back the last move: Taro rolls 2 pigs.", lambda: None,
+                                         default=False))
         shot("refused", InfoPage("Cannot undo", "there is nothing to undo in this game", "error"))
         play(table, "swap5", 2, 10_000, seed=3)
         shot("game-over", HomePage())
+        shot("game-menu-over", panel.game_menu())
+        play(table, "lion-square-ledger", 3, 0)
+        for seat in range(3):
+            table.act(seat, {"type": "loss", "loss": 3}, table.version)
+        shot("status-ledger-round-over", HomePage())
+        table.act(0, {"type": "next-round"}, table.version)
+        for seat in range(3):
+            table.act(seat, {"type": "loss", "loss": 20}, table.version)
+        shot("game-over-lions", HomePage())
         table._store.problem = "the companion cannot save its data (read-only file system)"
         shot("cannot-save", HomePage())
         table._store.problem = None

@@ -3,6 +3,8 @@ a clock moved by hand, and menu navigation by what the screen shows."""
 
 from __future__ import annotations
 
+import threading
+
 from luma.core.device import dummy
 from luma.core.error import DeviceNotFoundError
 
@@ -33,6 +35,7 @@ class FlakyDisplay:
         self.missing = False
         self.device = None
         self.pushes = 0
+        self.pushed = threading.Event()  # set once a frame has reached the (dummy) glass
 
     def open(self):
         if self.missing:
@@ -43,8 +46,9 @@ class FlakyDisplay:
             def display(self, image):
                 if flaky.broken:
                     raise OSError(121, "Remote I/O error")
-                flaky.pushes += 1
                 super().display(image)
+                flaky.pushes += 1
+                flaky.pushed.set()
 
         self.device = Device(width=self.width, height=self.height, mode="1")
         return self.device

@@ -88,8 +88,8 @@ def test_undo_through_the_menu_takes_back_the_last_action(make_panel, table):
     panel = make_panel()
     short_press(panel, "ok")
     choose(panel, "Undo last action")
-    assert "Take back the last action?" in panel.text_lines()
-    short_press(panel, "ok")
+    assert "Take back the last move: Seat 1 moved" in " ".join(panel.text_lines())
+    presses(panel, "down", "ok")  # the question starts on "No": down to "Yes"
     assert table.public()["view"]["game_version"] == 0
     assert panel.text_lines()[0] == "SWAP 5"
 
@@ -99,7 +99,8 @@ def test_undo_with_nothing_to_undo_says_why(make_panel, table):
     panel = make_panel()
     short_press(panel, "ok")
     choose(panel, "Undo last action")
-    short_press(panel, "ok")
+    assert "Take back the last action?" in panel.text_lines()  # no move to name
+    presses(panel, "down", "ok")
     assert panel.text_lines()[:2] == ["Cannot undo", "there is nothing to undo in this"]
     short_press(panel, "ok")
     assert panel.text_lines()[0] == "SWAP 5"
@@ -236,7 +237,7 @@ def test_the_scorer_moves_to_round_two_once_all_have_entered(make_panel, table):
     table.act(0, {"type": "start-player", "seat": 0}, table.version)
     table.act(0, {"type": "total", "total": 10}, table.version)
     panel = make_panel()
-    assert any(line.startswith("Waiting: Seat 2") for line in panel.text_lines())
+    assert panel.text_lines()[1] == "Seat 2's turn"  # the one seat the round waits for
     table.act(1, {"type": "total", "total": 7}, table.version)
     assert panel.settle()
     short_press(panel, "ok")
@@ -248,7 +249,7 @@ def test_card_games_offer_no_actions_on_the_panel(make_panel, table):
     table.start_game("lion-square", 3, seed=2)
     panel = make_panel()
     short_press(panel, "ok")
-    assert panel.text_lines()[1:] == ["> Undo last action", "Menu…"]
+    assert panel.text_lines()[1:] == ["> Menu…", "Undo last action"]  # undo is never first
 
 
 def test_the_end_shows_the_ranking(make_panel, table):
@@ -261,8 +262,8 @@ def test_the_end_shows_the_ranking(make_panel, table):
     panel = make_panel()
     lines = panel.text_lines()
     result = game["view"]["result"]
-    assert lines[1] == "Game over"
     winner = result["winners"][0]
+    assert lines[1] == f"Seat {winner + 1} wins"
     assert any(line.startswith(f"★1. Seat {winner + 1}") for line in lines)
 
 
