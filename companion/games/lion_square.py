@@ -340,7 +340,7 @@ class LionSquare(Game):
         actions = [
             {"type": "play", "card": card, "cell": [top + row, left + column]}
             for row, column, touching in shape.open_cells
-            for colours in (touching(colour_at),)
+            for colours in (touching(colour_at),)  # the cell's colours, picked once per cell
             for card, color in held
             if color is None or color in colours
         ]
