@@ -13,7 +13,9 @@ follows a game played with the physical cards.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from itertools import islice
+from operator import itemgetter
 from pathlib import Path
 
 from .base import Game, seat_ref
@@ -262,14 +264,15 @@ class LionSquare(Game):
         cells = [[_damage_cell(card) for card in row] for row in grid]
         number = state["round"]
         private = {}
+        herds = _own(state, "herds")
         for seat in range(players):
             taken = len(state["taken"][seat])
             gazelles = sum(1 for card in state["hands"][seat] if _COLOR[card] is None)
             loss = damage(cells, SIDES[seat], taken, gazelles)
-            state["herds"][seat] -= loss
+            herds[seat] -= loss
             from_taken = (taken + 1) // 2
             from_field = loss - from_taken - gazelles
-            herd = state["herds"][seat]
+            herd = herds[seat]
             private[seat] = (
                 f"Round {number}: you lose {loss} = field {from_field} + {from_taken} for {taken} taken cards "
                 f"+ {gazelles} for gazelles in hand; your herd is now {herd}",
@@ -322,20 +325,27 @@ class LionSquare(Game):
         if step == "pass":
             return [{"type": "pass", "card": card} for card in _most_held(hand)]
         field = state["field"]
-        cells = _open_cells(field)
-        if step != "turn":  # "start" or "place": any card, obeying only [1] and [2]
-            return [{"type": "place", "card": card, "cell": [r, c]} for card in hand for r, c in cells]
+        if not field:  # the round's first card, or the placement after taking the last line
+            return [{"type": "place", "card": card, "cell": [0, 0]} for card in hand]
+        top, left, colour_at, shape = _placed(field)
+        if step != "turn":  # "place": any card, obeying only [1] and [2]
+            return [
+                {"type": "place", "card": card, "cell": [top + row, left + column]}
+                for card in hand
+                for row, column, _ in shape.open_cells
+            ]
         # Rule [4] (which implies [3]): a card must touch its colour. A gazelle in hand has
-        # no colour and needs none; one on the field adds the colour None, which no card has.
+        # no colour and needs none; one on the field has the colour None, which no card has.
         held = [(card, _COLOR[card]) for card in hand]
         actions = [
-            {"type": "play", "card": card, "cell": [r, c]}
-            for (r, c), touching in cells.items()
+            {"type": "play", "card": card, "cell": [top + row, left + column]}
+            for row, column, touching in shape.open_cells
+            for colours in (touching(colour_at),)  # the cell's colours, picked once per cell
             for card, color in held
-            if color is None or color in touching
+            if color is None or color in colours
         ]
-        actions.extend({"type": "take", "row": r} for r in sorted({r for r, _, _ in field}))
-        actions.extend({"type": "take", "column": c} for c in sorted({c for _, c, _ in field}))
+        actions += [{"type": "take", "row": top + row} for row in shape.rows]
+        actions += [{"type": "take", "column": left + column} for column in shape.columns]
         return actions
 
     # ------------------------------------------------------------------ carrying out a move
@@ -351,8 +361,10 @@ class LionSquare(Game):
 
     def _choose_pass(self, state: dict, seat: int, card: str) -> None:
         players = state["players"]
-        state["hands"][seat].remove(card)
-        state["passes"][seat] = card
+        hands = _own(state, "hands")
+        hands[seat] = [held for held in hands[seat] if held != card]
+        passes = _own(state, "passes")
+        passes[seat] = card
         left = seat_ref((seat + 1) % players)
         en, ja = _CARD_NAMES[card]
         self.log(
@@ -361,15 +373,12 @@ class LionSquare(Game):
             f"{seat_ref(seat)}が渡すカードを選びました",
             private={seat: (f"You chose {en} to pass to {left}", f"{left}に渡すカードに{ja}を選びました")},
         )
-        if None in state["passes"]:
+        if None in passes:
             return
-        passes = state["passes"]
         private = {}
         for giver, card in enumerate(passes):
             receiver = (giver + 1) % players
-            hand = state["hands"][receiver]
-            hand.append(card)
-            hand.sort(key=_ORDER.__getitem__)
+            hands[receiver] = sorted([*hands[receiver], card], key=_ORDER.__getitem__)
             got_en, got_ja = _CARD_NAMES[card]
             gave_en, gave_ja = _CARD_NAMES[passes[receiver]]
             private[receiver] = (
@@ -401,7 +410,8 @@ class LionSquare(Game):
             (taken if entry[line] == index else kept).append(entry)
         cards = [card for _, _, card in taken]
         state["field"] = kept
-        state["taken"][seat].extend(cards)
+        taken_cards = _own(state, "taken")
+        taken_cards[seat] = taken_cards[seat] + cards
         drew = len(cards) == 3 and bool(state["pile"])
         private = None
         who = seat_ref(seat)
@@ -411,10 +421,10 @@ class LionSquare(Game):
             en += "; the Square pile is empty, so no card is drawn"
             ja += "。スクエア山札がないので引けません"
         if drew:
-            card = state["pile"].pop()
-            hand = state["hands"][seat]
-            hand.append(card)
-            hand.sort(key=_ORDER.__getitem__)
+            card = state["pile"][-1]
+            state["pile"] = state["pile"][:-1]
+            hands = _own(state, "hands")
+            hands[seat] = sorted([*hands[seat], card], key=_ORDER.__getitem__)
             en += " and draws from the Square pile"
             ja += "。スクエア山札から1枚引きます"
             drawn_en, drawn_ja = _CARD_NAMES[card]
@@ -433,8 +443,9 @@ class LionSquare(Game):
         """A card goes on the field (a play, the round's first card, or the placement after
         a take); then the round ends, the same seat goes again (a gazelle) or the next does."""
         players = state["players"]
-        state["hands"][seat].remove(card)
-        state["field"].append([cell[0], cell[1], card])
+        hands = _own(state, "hands")
+        hands[seat] = [held for held in hands[seat] if held != card]
+        state["field"] = [*state["field"], [cell[0], cell[1], card]]
         state["last_placer"] = seat
         gazelle = _COLOR[card] is None
         en, ja = _CARD_NAMES[card]
@@ -486,7 +497,11 @@ class LionSquare(Game):
             return f"you do not hold {card}"
         if kind == "pass":
             return _pass_problem(hand, card)
-        return _cell_problem(state["field"], kind, card, action["cell"])
+        cell = action["cell"]
+        if type(cell) is list and len(cell) == 2 and type(cell[0]) is int and type(cell[1]) is int:
+            if _may_put(state["field"], kind, card, cell):
+                return None
+        return _cell_problem(state["field"], kind, card, cell)
 
     # ------------------------------------------------------------------ views
 
@@ -560,32 +575,37 @@ class LionSquare(Game):
 
         state["pile"] = deal(len(state["pile"]))
         state["taken"] = [deal(len(cards)) for cards in state["taken"]]
+        hands = _own(state, "hands")
+        passes = _own(state, "passes")
         for other in others:
-            state["hands"][other] = sorted(deal(len(state["hands"][other])), key=_ORDER.__getitem__)
-            if state["passes"][other] is not None:
-                state["passes"][other] = deal(1)[0]
+            hands[other] = sorted(deal(len(hands[other])), key=_ORDER.__getitem__)
+            if passes[other] is not None:
+                passes[other] = deal(1)[0]
         if state["result"] is None:
-            herds = [state["herds"][other] for other in others]
-            rng.shuffle(herds)
-            for other, herd in zip(others, herds):
-                state["herds"][other] = herd
+            herds = _own(state, "herds")
+            shuffled = [herds[other] for other in others]
+            rng.shuffle(shuffled)
+            for other, herd in zip(others, shuffled):
+                herds[other] = herd
 
     def _copy(self, state: dict) -> dict:
-        """A copy that shares what is never changed in place: log entries, field triples,
-        ``last_round`` and the result (each is replaced whole, never edited)."""
+        """A copy that shares every value with ``state`` but the log (the base appends to it):
+        this engine never changes a list of the state in place, it replaces the list (see
+        :func:`_own`), so an action copies only what it changes."""
         new = dict(state)
-        new["options"] = dict(state["options"])
-        new["log"] = list(state["log"])
-        new["hands"] = [list(hand) for hand in state["hands"]]
-        new["pile"] = list(state["pile"])
-        new["field"] = list(state["field"])
-        new["taken"] = [list(cards) for cards in state["taken"]]
-        new["passes"] = list(state["passes"])
-        new["herds"] = list(state["herds"])
+        new["log"] = state["log"][:]
         return new
 
 
 # --------------------------------------------------------------------------- helpers
+
+
+def _own(state: dict, key: str) -> list:
+    """``state[key]``, replaced by a copy of its own first (copy on write: see
+    LionSquare._copy). Lists of lists (the hands, the taken cards) share their inner lists:
+    replace the inner list that changes, too."""
+    mine = state[key] = list(state[key])
+    return mine
 
 
 def _most_held(hand: list[str]) -> list[str]:
@@ -605,25 +625,91 @@ def _box(cells) -> tuple[int, int, int, int]:
     return min(rows), max(rows), min(cols), max(cols)
 
 
-def _open_cells(field: list) -> dict[tuple[int, int], set]:
-    """The cells a card may go on under rules [1] and [2] (empty, next to a card, keeping
-    the field inside a 3 × 3 box), in row-major order, each with the set of colours of the
-    cards it touches (for rule [4]). On an empty field: the origin, touching nothing."""
+# The field's cards always fit in a 3 × 3 box (rule [2]). Relative to the top-left corner of
+# that box, a cell where a card may go lies in the window of rows and columns -1..2; the
+# window's cells are numbered row by row. Which cells are open, and which cards each touches,
+# depends only on where the cards lie in the box: the "shape". Every shape (at most 2**9) is
+# worked out once here, so that a move asks a table instead of walking the field.
+
+_WINDOW = 4
+_CORNER = _WINDOW + 1
+"""The window number of the box's top-left cell: a card at [row, column] of the box is
+number ``row * _WINDOW + column + _CORNER``."""
+
+
+@dataclass(frozen=True)
+class _Shape:
+    open_cells: tuple[tuple[int, int, itemgetter], ...]
+    """Each open cell as (row, column) in the box and a getter that picks out of the
+    colours by window number a tuple of the colours of the cards the cell touches, in
+    row-major order."""
+    touching: dict[int, itemgetter]
+    """Open cell's window number -> that getter."""
+    rows: tuple[int, ...]
+    """The rows of the box that hold a card (a take names one of them)."""
+    columns: tuple[int, ...]
+
+
+def _shape(cards: frozenset[tuple[int, int]]) -> _Shape:
+    """The open cells of cards lying at these (row, column) places of their box: empty,
+    next to a card, and keeping the box within 3 × 3 (rules [1] and [2])."""
+    height = max(row for row, _ in cards)
+    width = max(column for _, column in cards)
+    open_cells = []
+    for row in range(max(height - 2, -1), 3):
+        for column in range(max(width - 2, -1), 3):
+            if (row, column) in cards:
+                continue
+            around = tuple(
+                (row + dr) * _WINDOW + column + dc + _CORNER for dr, dc in _NEIGHBOURS if (row + dr, column + dc) in cards
+            )
+            if around:
+                # A getter of two or more keys gives a tuple; a lone card is asked twice.
+                open_cells.append((row, column, itemgetter(*around) if len(around) > 1 else itemgetter(*around * 2)))
+    return _Shape(
+        open_cells=tuple(open_cells),
+        touching={row * _WINDOW + column + _CORNER: colours for row, column, colours in open_cells},
+        rows=tuple(sorted({row for row, _ in cards})),
+        columns=tuple(sorted({column for _, column in cards})),
+    )
+
+
+_BOX = [(row, column) for row in range(3) for column in range(3)]
+_SHAPES = {
+    frozenset(row * _WINDOW + column + _CORNER for row, column in cards): _shape(cards)
+    for cards in (
+        frozenset(cell for bit, cell in enumerate(_BOX) if mask >> bit & 1) for mask in range(1, 1 << len(_BOX))
+    )
+    if min(row for row, _ in cards) == 0 and min(column for _, column in cards) == 0
+}
+"""The window numbers of a box's cards -> their :class:`_Shape`."""
+
+
+def _placed(field: list) -> tuple[int, int, dict[int, str | None], _Shape]:
+    """A non-empty field as the top-left corner of its box, its cards' colours by window
+    number, and its :class:`_Shape`."""
+    top = min(field)[0]  # lists compare row first
+    left = min([column for _, column, _ in field])
+    colour_at = {(r - top) * _WINDOW + c - left + _CORNER: _COLOR[card] for r, c, card in field}
+    return top, left, colour_at, _SHAPES[frozenset(colour_at)]
+
+
+def _may_put(field: list, kind: str, card: str, cell: list) -> bool:
+    """Whether ``card`` (held) may go on ``cell`` (two whole numbers): rules [1] and [2],
+    and for a play [3] and [4]. The same tables as _legal_actions; :func:`_cell_problem`
+    says what is wrong when this says no."""
+    r, c = cell
     if not field:
-        return {(0, 0): set()}
-    rows = [r for r, _, _ in field]
-    cols = [c for _, c, _ in field]
-    # Rule [2] as bounds: a new card may stretch the box to 3, never beyond.
-    top, bottom = max(rows) - 2, min(rows) + 2
-    left, right = max(cols) - 2, min(cols) + 2
-    occupied = set(zip(rows, cols))
-    touching: dict[tuple[int, int], set] = {}
-    for r, c, card in field:
-        for dr, dc in _NEIGHBOURS:
-            cell = (r + dr, c + dc)
-            if top <= cell[0] <= bottom and left <= cell[1] <= right and cell not in occupied:
-                touching.setdefault(cell, set()).add(_COLOR[card])
-    return {cell: touching[cell] for cell in sorted(touching)}
+        return r == 0 and c == 0
+    top, left, colour_at, shape = _placed(field)
+    row, column = r - top, c - left
+    if not (-1 <= row <= 2 and -1 <= column <= 2):
+        return False
+    touching = shape.touching.get(row * _WINDOW + column + _CORNER)
+    if touching is None:
+        return False
+    colour = _COLOR[card]
+    return kind == "place" or colour is None or colour in touching(colour_at)
 
 
 def _origin(field: list) -> list[int] | None:

@@ -249,14 +249,15 @@ class MeowOracle(Game):
     def _reveal(self, state: dict, seat: int, action: dict, rng: Rng) -> None:
         if "cell" in action:
             cell = action["cell"][0] * 3 + action["cell"][1]
-            card = state["down"][seat][cell]
-            state["down"][seat][cell] = None
+            down = _own(state, "down", seat)
+            card = down[cell]
+            down[cell] = None
             where_en, where_ja = f"from {CELL_EN[cell]}", f"{CELL_JA[cell]}から"
         else:
-            pile = state["aside"][seat]
+            pile = _own(state, "aside", seat)
             card = pile.pop(rng.randbelow(len(pile)))  # a blind pick: nobody knows which is which
             where_en, where_ja = "from their set-aside pile", "よけたカードから"
-        state["revealed"].append(card)
+        state["revealed"] = [*state["revealed"], card]
         self.log(
             state,
             f"{seat_ref(seat)} reveals {CARD_EN[card]} ({where_en})",
@@ -278,9 +279,9 @@ class MeowOracle(Game):
 
     def _hand_over(self, state: dict, card: str, to: int) -> None:
         giver = state["turn"]
-        state["revealed"].remove(card)
-        state["owed"].remove(to)
-        state["to_place"][to].append(card)
+        _own(state, "revealed").remove(card)
+        _own(state, "owed").remove(to)
+        _own(state, "to_place", to).append(card)
         if to == giver:
             en, ja = f"{seat_ref(giver)} keeps {CARD_EN[card]}", f"{seat_ref(giver)}は{CARD_JA[card]}を自分に"
         else:
@@ -289,12 +290,12 @@ class MeowOracle(Game):
         self.log(state, en, ja)
 
     def _place(self, state: dict, seat: int, card: str, cell: int, rng: Rng) -> None:
-        state["to_place"][seat].remove(card)
+        _own(state, "to_place", seat).remove(card)
         covered = state["down"][seat][cell]
         if covered:
-            state["down"][seat][cell] = None
-            state["aside"][seat].append(covered)
-        state["up"][seat][cell] = card
+            _own(state, "down", seat)[cell] = None
+            _own(state, "aside", seat).append(covered)
+        _own(state, "up", seat)[cell] = card
         aside_en = " and sets the face-down card there aside" if covered else ""
         aside_ja = "（裏向きのカードは横によける）" if covered else ""
         self.log(
@@ -306,7 +307,7 @@ class MeowOracle(Game):
             self._end_turn(state, rng)
 
     def _end_turn(self, state: dict, rng: Rng) -> None:
-        state["turns"][state["turn"]] += 1
+        _own(state, "turns")[state["turn"]] += 1
         if all(None not in area for area in state["up"]):
             self._end_round(state, rng)
         else:
@@ -319,8 +320,9 @@ class MeowOracle(Game):
         points = [score_area(_grid(state["up"][seat])) for seat in range(players)]
         totals = [p["total"] for p in points]
         won = round_wins(totals)
+        wins = _own(state, "wins")
         for seat in range(players):
-            state["wins"][seat] += won[seat]
+            wins[seat] += won[seat]
             p = points[seat]
             self.log(
                 state,
@@ -329,15 +331,16 @@ class MeowOracle(Game):
                 f"第{state['round']}ラウンド: {seat_ref(seat)}は{p['total']}点"
                 f"（並び{p['run']}点、ライン{p['lines']}点）で{won[seat]}勝",
             )
-        state["history"].append(
+        state["history"] = [
+            *state["history"],
             {
                 "round": state["round"],
                 "start": state["start"],
                 "areas": [list(area) for area in state["up"]],
                 "points": points,
                 "wins": won,
-            }
-        )
+            },
+        ]
         if state["round"] == ROUNDS:
             self._end_game(state, totals)
             return
@@ -495,6 +498,9 @@ class MeowOracle(Game):
     def _scramble(self, state: dict, seat: int | None, rng: Rng) -> None:
         """Face-down cards are hidden from every seat alike: shuffle all of them (areas,
         set-aside piles, unused cards) among their places, whoever ``seat`` is."""
+        state["down"] = [area[:] for area in state["down"]]
+        state["aside"] = [pile[:] for pile in state["aside"]]
+        state["unused"] = state["unused"][:]
         places = [(area, cell) for area in state["down"] for cell in range(CELLS) if area[cell]]
         places += [(pile, index) for pile in state["aside"] for index in range(len(pile))]
         places += [(state["unused"], index) for index in range(len(state["unused"]))]
@@ -504,22 +510,23 @@ class MeowOracle(Game):
             where[index] = card
 
     def _copy(self, state: dict) -> dict:
-        """A copy cheap enough for playouts: the lists the engine mutates are copied, the
-        rest (options, log entries, round records, the result) is never changed once made
-        and is shared."""
+        """A copy that shares every value with ``state`` but the log (the base appends to
+        it): the engine changes no list of the state in place before taking its own copy
+        (see :func:`_own`), so an action copies only what it changes."""
         new = dict(state)
-        new["down"] = [area[:] for area in state["down"]]
-        new["up"] = [area[:] for area in state["up"]]
-        new["aside"] = [pile[:] for pile in state["aside"]]
-        new["to_place"] = [cards[:] for cards in state["to_place"]]
-        new["unused"] = state["unused"][:]
-        new["revealed"] = state["revealed"][:]
-        new["owed"] = state["owed"][:]
-        new["turns"] = state["turns"][:]
-        new["wins"] = state["wins"][:]
         new["log"] = state["log"][:]
-        new["history"] = state["history"][:]
         return new
+
+
+def _own(state: dict, key: str, seat: int | None = None) -> list:
+    """``state[key]`` (with a seat: ``state[key][seat]``), first replaced by a copy that
+    this state may change without touching the state it was copied from (copy on write:
+    see MeowOracle._copy)."""
+    mine = state[key] = state[key][:]
+    if seat is None:
+        return mine
+    inner = mine[seat] = mine[seat][:]
+    return inner
 
 
 def _grid(area: list, with_ids: bool = False) -> list[list[dict]]:

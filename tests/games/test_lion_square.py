@@ -5,6 +5,7 @@ the table it is about. Card ids are ``"<species>-<n>"`` and ``"gazelle-1"``/``"g
 """
 
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -569,3 +570,35 @@ def test_junk_is_refused_with_a_reason():
         with pytest.raises(IllegalAction) as refused:
             GAME.check(state, 0, junk)
         assert str(refused.value)
+
+
+# ------------------------------------------------------------------ speed without changing a rule
+
+
+def test_a_play_copies_only_what_it_changes_and_leaves_the_old_state_as_it_was():
+    state = _table(hands=[["lion-1", "lion-2"], ["hyena-1"], ["cheetah-1"]], field={(0, 0): "lion-3"}, pile=["hyena-2"])
+    before = GAME.dump(state)
+    new = _do(state, 0, "play", card="lion-1", cell=[0, 1])
+    assert GAME.dump(state) == before
+    for unchanged in ("pile", "taken", "herds", "passes", "options"):
+        assert new[unchanged] is state[unchanged], f"{unchanged} was copied though the play did not change it"
+    assert new["hands"][1] is state["hands"][1] and new["hands"][0] is not state["hands"][0]
+
+
+def test_the_quick_cell_check_agrees_with_the_worded_rules_on_every_cell_near_the_field():
+    # _may_put (the tables _legal_actions uses) decides legality; _cell_problem words refusals.
+    chooser = random.Random(3)
+    for seed in range(6):
+        state = GAME.setup(4, seed)
+        while not GAME.is_over(state):
+            seat = chooser.choice(GAME.to_act(state))
+            field = state["field"]
+            rows = [r for r, _, _ in field] or [0]
+            cols = [c for _, c, _ in field] or [0]
+            for card in state["hands"][seat][:2]:
+                for kind in ("play", "place"):
+                    for r in range(min(rows) - 3, max(rows) + 4):
+                        for c in range(min(cols) - 3, max(cols) + 4):
+                            worded_ok = lion_square._cell_problem(field, kind, card, [r, c]) is None
+                            assert lion_square._may_put(field, kind, card, [r, c]) == worded_ok, (field, kind, card, r, c)
+            state = GAME.apply(state, seat, chooser.choice(GAME.legal_actions(state, seat)))

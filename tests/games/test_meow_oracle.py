@@ -736,3 +736,13 @@ def test_the_public_view_shows_what_a_table_screen_needs():
     assert public["areas"][0][0] == [None, None, None] and public["aside"] == [0, 0, 0, 0]
     assert public["wins"] == [0, 0, 0, 0] and public["history"] == []
     assert all(GAME.view(state, seat)["public"] == public for seat in range(4))
+
+
+def test_a_reveal_copies_only_what_it_changes_and_leaves_the_old_state_as_it_was():
+    state = GAME.setup(4, 1)
+    before = GAME.dump(state)
+    new = GAME.apply(state, 0, {"type": "reveal", "cell": [1, 1]})
+    assert GAME.dump(state) == before
+    for unchanged in ("up", "aside", "to_place", "unused", "wins", "history", "turns"):
+        assert new[unchanged] is state[unchanged], f"{unchanged} was copied though the reveal did not change it"
+    assert new["down"][1] is state["down"][1] and new["down"][0] is not state["down"][0]
