@@ -49,6 +49,7 @@ class Companion:
     language: str
     public_url: str | None
     network: object | None = None  # companion.network.NetworkStatus: the own Wi-Fi, when up
+    bots: object | None = None  # companion.bots.seats.BotSeats: bot seats and hints, when given
 
 
 def create_app(
@@ -58,6 +59,7 @@ def create_app(
     language: str = "auto",
     public_url: str | None = None,
     network: object | None = None,
+    bots: object | None = None,
     keepalive_seconds: float = KEEPALIVE_SECONDS,
     stream_seconds: float = STREAM_SECONDS,
 ) -> Flask:
@@ -69,6 +71,8 @@ def create_app(
     join QR code; None uses the address each request came to.
     ``network``: the companion's own Wi-Fi (``companion.network.NetworkStatus``): while its
     access point is up, the join address is the access point's and the pages add a Wi-Fi QR code.
+    ``bots``: the table's bots (``companion.bots.seats.BotSeats``), for ``POST /api/seats/<n>/bot``
+    and ``GET /api/hint``; without them those routes answer 503.
     ``keepalive_seconds``/``stream_seconds``: the event stream's timing (tests shorten them).
 
     Call ``app.extensions["companion"].events.stop()`` when the server stops, so that
@@ -79,7 +83,7 @@ def create_app(
     app.json.ensure_ascii = False  # Japanese names travel as UTF-8, not \\u escapes
     app.json.sort_keys = False
     events = EventHub(table, keepalive_seconds=keepalive_seconds, stream_seconds=stream_seconds)
-    app.extensions["companion"] = Companion(table, events, panel, language, public_url, network)
+    app.extensions["companion"] = Companion(table, events, panel, language, public_url, network, bots)
 
     from . import api
 
