@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import io
 import json
+from concurrent.futures import CancelledError
 
 import segno
 from flask import Blueprint, Response, current_app, jsonify, request
@@ -434,3 +435,5 @@ def hint():
         raise NOTHING_TO_HINT from None
     except TimeoutError:
         raise HINT_TOO_SLOW from None
+    except CancelledError:  # the companion is stopping
+        raise STOPPING from None

@@ -69,33 +69,47 @@ def _choose_in_worker(game_id: str, view: dict, level: str, seconds: float | Non
 class WorkerThinker:
     """Chooses in one long-lived worker process (started by "spawn", so it shares nothing
     with the web process's threads and locks). ``iterations``, when given, replaces every
-    budget in seconds (tests and benchmarks use it to be quick and independent of speed)."""
+    budget in seconds (tests and benchmarks use it to be quick and independent of speed).
+
+    A ``multiprocessing`` pool rather than ``concurrent.futures``' pool, because stopping
+    must not wait for a long search (the budgets go up to 60 s; systemd allows 15 s):
+    :meth:`close` ends the worker at once and cancels what it was asked. A worker that
+    dies is replaced by the pool; the move it was thinking about times out and is asked again."""
 
     def __init__(self, iterations: int | None = None):
         self._iterations = iterations
         self._lock = threading.Lock()
-        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+        self._pool = None
+        self._asked: set[concurrent.futures.Future] = set()
 
     def think(self, game_id: str, view: dict, *, level: str, seconds: float) -> concurrent.futures.Future:
-        seconds_or_none = None if self._iterations else seconds
+        future: concurrent.futures.Future = concurrent.futures.Future()
+
+        def answer(settle, value) -> None:
+            with self._lock:
+                self._asked.discard(future)
+            if not future.done():  # not cancelled by close meanwhile
+                settle(value)
+
         with self._lock:
             if self._pool is None:
-                self._pool = concurrent.futures.ProcessPoolExecutor(
-                    max_workers=1, mp_context=multiprocessing.get_context("spawn"))
-            try:
-                return self._pool.submit(_choose_in_worker, game_id, view, level, seconds_or_none, self._iterations)
-            except concurrent.futures.process.BrokenProcessPool:
-                # The worker died (killed for memory, say): start a new one for this and later moves.
-                log.error("the bots' worker process died: starting a new one")
-                self._pool = concurrent.futures.ProcessPoolExecutor(
-                    max_workers=1, mp_context=multiprocessing.get_context("spawn"))
-                return self._pool.submit(_choose_in_worker, game_id, view, level, seconds_or_none, self._iterations)
+                self._pool = multiprocessing.get_context("spawn").Pool(1)
+            self._asked.add(future)
+            self._pool.apply_async(
+                _choose_in_worker, (game_id, view, level, None if self._iterations else seconds, self._iterations),
+                callback=lambda action: answer(future.set_result, action),
+                error_callback=lambda error: answer(future.set_exception, error))
+        return future
 
     def close(self) -> None:
         with self._lock:
             if self._pool is not None:
-                self._pool.shutdown(wait=True, cancel_futures=True)
+                self._pool.terminate()
+                self._pool.join()
                 self._pool = None
+            for future in self._asked:
+                future.cancel()
+            self._asked.clear()
 
 
 class BotSeats:
@@ -195,7 +209,7 @@ class BotSeats:
         self._wake.set()
         if self._unsubscribe is not None:
             self._unsubscribe()
-        self._thinker.close()  # cancels what waits, and waits for what runs (one budget at most)
+        self._thinker.close()  # ends the search at once: the bot thread stops waiting for it
         if self._thread is not None:
             self._thread.join()
         self._db.close()
@@ -236,7 +250,10 @@ class BotSeats:
                 timeout=seconds + WAIT_MARGIN_SECONDS)
         except concurrent.futures.CancelledError:
             return False  # stopping
-        except (concurrent.futures.TimeoutError, concurrent.futures.process.BrokenProcessPool, NoBot) as error:
+        except TimeoutError:  # its worker died (the pool starts a new one): ask again
+            log.error("the bot on seat %d got no answer from its worker: asking again", seat + 1)
+            return True
+        except NoBot as error:  # a bug: the table offered a view the bot cannot play from
             log.error("the bot on seat %d could not choose a move: %s", seat + 1, error)
             return False
         # The pause counts from the moment the turn came, thinking included.

@@ -282,3 +282,17 @@ def test_stop_ends_a_bot_that_is_pausing_at_once(table, tmp_path):
     bots.stop()
     assert time.monotonic() - began < 2 and table.action_log() == []
     assert not [thread for thread in threading.enumerate() if thread.name == "bots"]
+
+
+def test_closing_the_worker_ends_a_long_search_at_once(table):
+    # Budgets go up to 60 s and systemd allows 15 s to stop: stopping must not wait for a search.
+    from companion.bots.seats import WorkerThinker
+
+    table.start_game("swap5", 2, seed=2)
+    thinker = WorkerThinker()
+    future = thinker.think("swap5", table.view(0), level="strong", seconds=30)
+    time.sleep(1.0)  # the worker has started and searches
+    began = time.monotonic()
+    thinker.close()
+    assert time.monotonic() - began < 5
+    assert future.cancelled()
