@@ -72,7 +72,7 @@ def create_app(
     ``network``: the companion's own Wi-Fi (``companion.network.NetworkStatus``): while its
     access point is up, the join address is the access point's and the pages add a Wi-Fi QR code.
     ``bots``: the table's bots (``companion.bots.seats.BotSeats``), for ``POST /api/seats/<n>/bot``
-    and ``GET /api/hint``; without them those routes answer 503.
+    and ``GET /api/hint``; without them those routes answer 404.
     ``keepalive_seconds``/``stream_seconds``: the event stream's timing (tests shorten them).
 
     Call ``app.extensions["companion"].events.stop()`` when the server stops, so that

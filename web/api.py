@@ -374,7 +374,7 @@ def events():
 
 # ---------------------------------------------------------------- bots (docs/bots.md)
 
-NO_BOTS = ApiError(503, "this companion runs without bots", "このコンパニオンではボットを使えません")
+NO_BOTS = ApiError(404, "this companion runs without bots", "このコンパニオンではボットを使えません")
 GAME_HAS_NO_BOTS = ApiError(409, "this game has no bots or hints: it follows a game played with the real components",
                             "このゲームにはボットもヒントもありません（実物で遊ぶゲームを記録するためのものです）")
 NOTHING_TO_HINT = ApiError(409, "you have nothing to do now, so there is nothing to hint",

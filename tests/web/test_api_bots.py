@@ -115,7 +115,7 @@ def test_a_hint_is_one_of_the_callers_actions_from_its_own_view(bots_api, table)
 def test_without_bots_the_routes_say_so(api):
     host = start(api, "swap5", 2)
     answer = api.post("/api/seats/1/bot", {"level": "easy"}, token=host)
-    assert answer.status_code == 503 and "without bots" in answer.json["error"]
+    assert answer.status_code == 404 and "without bots" in answer.json["error"]
 
 
 def test_two_bots_in_the_worker_process_and_a_phone_play_meow_oracle_to_the_end(api, table, tmp_path):
