@@ -133,6 +133,7 @@ class BotsConfig:
     easy_seconds: float = 0.5
     normal_seconds: float = 1.5
     strong_seconds: float = 2.5
+    pause_seconds: float = 0.8  # a bot at the table moves no sooner than this after its turn came, so people can follow
 
 
 @dataclass(frozen=True)
@@ -328,6 +329,7 @@ _CHECKS: dict[str, Callable[[object], object]] = {
     "bots.easy_seconds": _seconds(0.05, 60),
     "bots.normal_seconds": _seconds(0.05, 60),
     "bots.strong_seconds": _seconds(0.05, 60),
+    "bots.pause_seconds": _seconds(0, 10),
 }
 _PROFILE_CHECKS = {"description": _text, "pull_up": _boolean}
 #: Tables the file may hold (a "*" stands for a name chosen by the user).

@@ -27,6 +27,7 @@ from waitress.task import ErrorTask, ThreadedTaskDispatcher
 
 from . import network, systemd
 from .config import Config
+from .bots.seats import BotSeats
 from .network import NetworkStatus
 from .table import Table
 
@@ -55,11 +56,11 @@ STOP_SECONDS = 4.0
 
 
 def build_app(table: Table, config: Config, url: str, panel: object | None = None,
-              network: NetworkStatus | None = None) -> Flask:
+              network: NetworkStatus | None = None, bots: BotSeats | None = None) -> Flask:
     """The web app for ``table``: the one place that decides what the web is given."""
     from web import create_app  # the core never imports the web at module level
 
-    return create_app(table, panel=panel, language=config.language, public_url=url, network=network,
+    return create_app(table, panel=panel, language=config.language, public_url=url, network=network, bots=bots,
                       host_names=host_names(config.host, url))
 
 
@@ -265,7 +266,7 @@ def serve(config: Config) -> int:
     table = Table(config.data_dir, offered_games=config.games)
     if table.problem:
         log.error("%s: the table is shown as last saved and every change is refused", table.problem)
-    panel = heartbeat = supervisor = None
+    panel = heartbeat = supervisor = bots = None
     try:
         address = lan_address()
         url = public_url(config.host, config.port, address)
@@ -273,7 +274,8 @@ def serve(config: Config) -> int:
         # and Wi-Fi QR code) from this one object, which the supervisor keeps up to date.
         network_status = NetworkStatus(config.port)
         panel = build_panel(table, config, url, address, network_status)
-        app = build_app(table, config, url, panel, network_status)
+        bots = BotSeats(table, config.data_dir, config.bots)  # its worker process starts with the first move or hint
+        app = build_app(table, config, url, panel, network_status, bots)
         supervisor = network.start_supervisor(config, network_status)
         server = Server(app, config.host, config.port)
         for signum in (signal.SIGTERM, signal.SIGINT):
@@ -281,6 +283,7 @@ def serve(config: Config) -> int:
         log.info("data directory: %s (table version %d)", config.data_dir, table.version)
         print(f"Tabletop Companion is ready: open {url} (players join at {url}J/{table.join_code})", flush=True)
         panel.start()
+        bots.start()
         systemd.notify(f"READY=1\nSTATUS=serving {url}")
         timeout = systemd.watchdog_seconds()
         if timeout:
@@ -294,6 +297,8 @@ def serve(config: Config) -> int:
             supervisor.stop()
         if heartbeat is not None:
             heartbeat.stop()
+        if bots is not None:
+            bots.stop()  # before the table closes: a bot may be about to move
         if panel is not None:
             panel.stop()  # the display shows that the companion stopped
         table.close()

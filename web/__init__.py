@@ -59,6 +59,7 @@ class Companion:
     language: str
     public_url: str | None
     network: object | None = None  # companion.network.NetworkStatus: the own Wi-Fi, when up
+    bots: object | None = None  # companion.bots.seats.BotSeats: bot seats and hints, when given
 
 
 def create_app(
@@ -69,6 +70,7 @@ def create_app(
     public_url: str | None = None,
     network: object | None = None,
     host_names: Iterable[str] = ("localhost",),
+    bots: object | None = None,
     keepalive_seconds: float = KEEPALIVE_SECONDS,
     stream_seconds: float = STREAM_SECONDS,
 ) -> Flask:
@@ -82,6 +84,8 @@ def create_app(
     access point is up, the join address is the access point's and the pages add a Wi-Fi QR code.
     ``host_names``: the names this companion answers to besides its IP addresses (any IP
     literal is accepted, see :func:`web.auth.host_allowed`); requests for other names get a 400.
+    ``bots``: the table's bots (``companion.bots.seats.BotSeats``), for ``POST /api/seats/<n>/bot``
+    and ``GET /api/hint``; without them those routes answer 404.
     ``keepalive_seconds``/``stream_seconds``: the event stream's timing (tests shorten them).
 
     Call ``app.extensions["companion"].events.stop()`` when the server stops, so that
@@ -93,7 +97,7 @@ def create_app(
     app.json.ensure_ascii = False  # Japanese names travel as UTF-8, not \\u escapes
     app.json.sort_keys = False
     events = EventHub(table, keepalive_seconds=keepalive_seconds, stream_seconds=stream_seconds)
-    app.extensions["companion"] = Companion(table, events, panel, language, public_url, network)
+    app.extensions["companion"] = Companion(table, events, panel, language, public_url, network, bots)
 
     own_names = frozenset(name.lower().rstrip(".") for name in host_names)
 

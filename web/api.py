@@ -23,11 +23,16 @@ from __future__ import annotations
 
 import io
 import json
+from concurrent.futures import CancelledError
 
 import segno
 from flask import Blueprint, Response, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException
 
+from companion.bots import LEVELS as BOT_LEVELS
+from companion.bots import NoBot
+from companion.bots import supported as bot_games_supported
+from companion.bots.seats import HINT_SECONDS_RANGE
 from companion.table import Conflict, Forbidden, IllegalAction, NotFound, StorageError, Table, TableError
 
 from . import auth
@@ -377,3 +382,70 @@ def events():
     response = Response(hub.stream(last_seen, request.remote_addr, client_gone), mimetype="text/event-stream")
     response.headers["X-Accel-Buffering"] = "no"
     return response
+
+
+# ---------------------------------------------------------------- bots (docs/bots.md)
+
+NO_BOTS = ApiError(404, "this companion runs without bots", "このコンパニオンではボットを使えません")
+GAME_HAS_NO_BOTS = ApiError(409, "this game has no bots or hints: it follows a game played with the real components",
+                            "このゲームにはボットもヒントもありません（実物で遊ぶゲームを記録するためのものです）")
+NOTHING_TO_HINT = ApiError(409, "you have nothing to do now, so there is nothing to hint",
+                           "いまはあなたの番ではないので、ヒントはありません")
+HINT_TOO_SLOW = ApiError(503, "the bot did not answer in time: try again", "ボットが時間内に答えませんでした。もう一度どうぞ")
+
+
+def _bots():
+    bots = current_app.extensions["companion"].bots
+    if bots is None:
+        raise NO_BOTS
+    return bots
+
+
+def _require_game_with_bots(table: Table) -> None:
+    if table.game_id is None:
+        raise NotFound("no game has been started at this table yet")
+    if not bot_games_supported(table.game_id):
+        raise GAME_HAS_NO_BOTS
+
+
+@blueprint.post("/seats/<int:seat>/bot")
+def seat_bot(seat: int):
+    """The host seats a bot of a level on a free seat; the answer is the public table."""
+    table = _table()
+    body = _body(required=("level",))
+    _require_host(table)
+    bots = _bots()
+    _require_game_with_bots(table)
+    level = body["level"]
+    if level not in BOT_LEVELS:
+        raise ApiError(400, f"the level must be one of {', '.join(BOT_LEVELS)}, not {level!r}",
+                       f"レベルは {', '.join(BOT_LEVELS)} のどれかにしてください")
+    bots.seat(seat, level)
+    return table.public()
+
+
+@blueprint.get("/hint")
+def hint():
+    """The bot's suggestion for the caller's seat: ``{"action": <one of its view's actions>}``."""
+    table = _table()
+    seat = _require_seat(table)
+    bots = _bots()
+    _require_game_with_bots(table)
+    seconds = request.args.get("seconds")
+    if seconds is not None:
+        low, high = HINT_SECONDS_RANGE
+        try:
+            seconds = float(seconds)
+        except ValueError:
+            seconds = None
+        if seconds is None or not low <= seconds <= high:
+            raise ApiError(400, f"seconds must be a number from {low} to {high}",
+                           f"seconds は {low} から {high} までの数にしてください")
+    try:
+        return {"action": bots.hint(seat, seconds)}
+    except NoBot:
+        raise NOTHING_TO_HINT from None
+    except TimeoutError:
+        raise HINT_TOO_SLOW from None
+    except CancelledError:  # the companion is stopping
+        raise STOPPING from None

@@ -33,6 +33,8 @@ import segno
 from flask import Blueprint, current_app, make_response, render_template, request, send_from_directory
 from markupsafe import Markup
 
+from companion.bots import supported as bot_games_supported
+
 from . import auth
 
 blueprint = Blueprint("pages", __name__)
@@ -120,6 +122,8 @@ def render_page(template: str, status: int = 200, **data):
         "texts": texts(lang),
         "renderers": renderers(),
         "join_path": f"/J/{table.join_code}",
+        # The games whose phones offer a hint and whose host may seat bots (none without bots).
+        "bot_games": [game for game in table.offered_games if bot_games_supported(game)] if _companion().bots else [],
         **{key: data[key] for key in ("mode", "seat", "host") if key in data},
     }
     body = render_template(template, lang=lang, tr=texts(lang), page_data=page_data, join_url=join_url(),

@@ -1,5 +1,5 @@
 // Host tools: undo (asks first, naming the move), free a seat or all seats, hand hosting
-// over, start a new game.
+// over, seat a bot on a free seat (games with bots), start a new game.
 
 import { api, el, fill, follow, pageData, pick, renderText, say, showProblem, t } from "./app.js";
 import { drawSeats, gameLine, startForm } from "./forms.js";
@@ -33,6 +33,13 @@ document.getElementById("free-all").addEventListener("click", () => {
   if (window.confirm(t("host.free_all_confirm"))) post("/api/seats/free-all", {}, t("host.freed_all"));
 });
 
+/** On a free seat of a game with bots: one button per level that seats a bot there. */
+function botButtons(seat) {
+  if (!info.game || info.game.over || !(pageData.bot_games || []).includes(info.game.id)) return null;
+  return ["easy", "normal", "strong"].map((level) => el("button", { type: "button", "data-testid": `bot-${level}`,
+    onclick: () => post(`/api/seats/${seat.seat}/bot`, { level }, t("bots.seated")) }, t(`bots.level.${level}`)));
+}
+
 const live = follow(async () => {
   info = await api("/api/table");
   showProblem(info.problem);
@@ -43,7 +50,7 @@ const live = follow(async () => {
     info.host.seat === seat.seat ? null : el("button", { type: "button",
       onclick: () => window.confirm(t("host.hand_over_confirm", { name: seat.name }))
         && post("/api/host/hand-over", { seat: seat.seat }, t("host.handed_over")) }, t("host.hand_over")),
-  ] : null);
+  ] : botButtons(seat));
   const form = document.getElementById("start-form");
   if (!form.dataset.built) {
     form.dataset.built = "yes";

@@ -75,6 +75,11 @@ export class Picker {
     this.onChange("button");
   }
 
+  /** Choose a whole listed action without sending it (a hint): the page shows it chosen. */
+  suggest(action) {
+    if (this.matching(action).length) this.chosen = { ...action };
+  }
+
   clear() {
     this.chosen = {};
     this.onChange("clear");

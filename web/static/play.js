@@ -21,6 +21,7 @@ let picker = null;
 let renderer = generic;
 let wasWaitedFor = false;
 let sending = false;
+let hinting = false; // a hint has been asked for and not answered yet
 let note = ""; // why a greyed-out choice cannot be taken now; cleared by the next choice
 let seenUndos = null; // the undo entries of the log already seen (null before the first view)
 
@@ -265,6 +266,10 @@ function actionBar(ctx) {
       onclick: () => send(chosenAction),
     }, renderer.describe(ctx, chosenAction)));
   }
+  if ((pageData.bot_games || []).includes(view.game)) {
+    bar.append(el("button", { class: "clear", type: "button", "data-testid": "hint-button", disabled: hinting || sending,
+      onclick: askHint }, hinting ? t("suggest.thinking") : t("suggest.button")));
+  }
   if (Object.keys(picker.chosen).length) {
     bar.append(el("button", { class: "clear", type: "button", "data-testid": "cancel", onclick: () => picker.clear() }, t("actions.clear")));
   }
@@ -275,6 +280,24 @@ function choiceLabel(ctx, field, value) {
   if (field === "type") return renderer.typeLabel(ctx, value);
   if (field === "shape") return renderer.shapeLabel(ctx, value);
   return renderer.label(ctx, field, value);
+}
+
+/** Ask the bot for a move (GET /api/hint) and show it chosen: the player confirms or cancels. */
+async function askHint() {
+  hinting = true;
+  draw();
+  const asked = view.version;
+  try {
+    const { action } = await api("/api/hint");
+    if (view && view.version === asked) {
+      picker.suggest(action);
+      note = t("suggest.note", { move: renderer.describe(context(), action) });
+    }
+  } catch (error) {
+    say(error.message, "error");
+  }
+  hinting = false;
+  draw();
 }
 
 async function send(action) {

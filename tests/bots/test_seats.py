@@ -1,0 +1,298 @@
+"""BotSeats: bots take seats and move through the table like phones, from their seat's view
+only; freeing the seat removes them; they survive a restart; hints. A fake thinker (the
+first action, at once) keeps these quick and deterministic; tests/web/test_api_bots.py
+plays with the real worker process."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import os
+import sqlite3
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from companion.bots import NoBot
+from companion.bots.seats import DATABASE, BotSeats, bot_name
+from companion.config import BotsConfig
+from companion.table import Conflict, NotFound, Table
+
+QUICK = BotsConfig(pause_seconds=0)
+
+
+class FakeThinker:
+    """Answers the view's first action at once, noting whether the view it was given is
+    exactly the seat's view at the table (what that seat's phone would get)."""
+
+    def __init__(self, table: Table):
+        self.table = table
+        self.calls: list[tuple[str, dict, str, float]] = []
+        self.views_were_the_seats_own: list[bool] = []
+        self.closed = False
+
+    def think(self, game_id, view, *, level, seconds):
+        self.calls.append((game_id, view, level, seconds))
+        self.views_were_the_seats_own.append(view == self.table.view(view["seat"]))
+        future = concurrent.futures.Future()
+        future.set_result(view["actions"][0])
+        return future
+
+    def close(self):
+        self.closed = True
+
+
+class StuckThinker(FakeThinker):
+    """Never answers (a worker busy for ever): the bots think but do not move. Closing
+    cancels what is waiting, as the worker's shutdown does."""
+
+    def think(self, game_id, view, *, level, seconds):
+        self.calls.append((game_id, view, level, seconds))
+        self.future = concurrent.futures.Future()
+        return self.future
+
+    def close(self):
+        self.future.cancel()
+        self.closed = True
+
+
+def wait_until(condition, seconds=10.0):
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.01)
+
+
+@pytest.fixture
+def tmp_path(tmp_path_factory):
+    """In RAM (/dev/shm) where there is one: every move is an fsync'ed SQLite commit."""
+    memory = Path("/dev/shm")
+    if memory.is_dir() and os.access(memory, os.W_OK):
+        with tempfile.TemporaryDirectory(dir=memory, prefix="companion-test-") as data:
+            yield Path(data)
+    else:
+        yield tmp_path_factory.mktemp("bots")
+
+
+@pytest.fixture
+def table(tmp_path):
+    table = Table(tmp_path)
+    yield table
+    table.close()
+
+
+def make_bots(table, tmp_path, thinker=None, config=QUICK):
+    return BotSeats(table, tmp_path, config, thinker=thinker or FakeThinker(table))
+
+
+def test_two_bots_play_a_game_to_the_end_through_the_table(table, tmp_path):
+    table.start_game("meow-oracle", 2, seed=4)
+    thinker = FakeThinker(table)
+    bots = make_bots(table, tmp_path, thinker)
+    bots.seat(0, "easy")
+    bots.seat(1, "strong")
+    bots.start()
+    try:
+        wait_until(lambda: table.view(None)["over"])
+    finally:
+        bots.stop()
+    assert table.names() == ["Bot 1 Easy / ボット かんたん", "Bot 2 Strong / ボット つよい"]
+    assert {entry["seat"] for entry in table.action_log()} == {0, 1}
+    assert thinker.views_were_the_seats_own and all(thinker.views_were_the_seats_own)
+    assert {(call[0], call[2]) for call in thinker.calls} == {("meow-oracle", "easy"), ("meow-oracle", "strong")}
+    assert thinker.closed
+
+
+def test_a_bot_answers_a_human_move_and_its_move_can_be_undone(table, tmp_path):
+    table.start_game("swap5", 2, seed=2)
+    token = table.join(0, "Aki")
+    bots = make_bots(table, tmp_path)
+    bots.seat(1, "normal")
+    bots.start()
+    try:
+        view = table.view(0)
+        table.act(0, view["actions"][0], view["version"])
+        wait_until(lambda: table.view(1)["to_act"] == [0])
+        assert [entry["seat"] for entry in table.action_log()] == [0, 1]
+        table.undo()  # the host takes back the bot's move: it is the bot's turn again, and it moves again
+        wait_until(lambda: len(table.action_log()) == 3 and table.view(1)["to_act"] == [0])
+    finally:
+        bots.stop()
+    assert table.seat_of(token) == 0
+
+
+def test_in_a_simultaneous_step_bots_choose_like_everybody_else(table, tmp_path):
+    # Lion Square's passes: every seat chooses at once; the bots' choices leave the human's view current.
+    table.start_game("lion-square", 3, seed=5)
+    table.join(0, "Aki")
+    human_view = table.view(0)
+    bots = make_bots(table, tmp_path)
+    bots.seat(1, "normal")
+    bots.seat(2, "normal")
+    bots.start()
+    try:
+        wait_until(lambda: table.view(0)["waiting_for"] == [0])
+        table.act(0, human_view["actions"][0], human_view["version"])  # the view from before the bots chose
+        wait_until(lambda: table.view(0)["waiting_for"] == [0] and table.view(0)["public"]["adjustment"] == 2)
+    finally:
+        bots.stop()
+
+
+def test_the_bot_waits_the_pause_before_it_moves(table, tmp_path):
+    table.start_game("swap5", 2, seed=2)
+    bots = make_bots(table, tmp_path, config=BotsConfig(pause_seconds=0.4))
+    bots.seat(0, "normal")
+    began = time.monotonic()
+    bots.start()
+    try:
+        wait_until(lambda: table.action_log())
+        assert time.monotonic() - began >= 0.4
+    finally:
+        bots.stop()
+
+
+def test_freeing_a_bot_seat_removes_the_bot(table, tmp_path):
+    table.start_game("swap5", 2, seed=2)
+    thinker = FakeThinker(table)
+    bots = make_bots(table, tmp_path, thinker)
+    bots.seat(1, "normal")
+    assert bots.levels() == {1: "normal"}
+    table.free_seat(1)
+    assert bots.levels() == {}
+    with sqlite3.connect(tmp_path / DATABASE) as db:
+        assert db.execute("SELECT * FROM bot_seats").fetchall() == []
+    table.join(1, "Ben")  # a person sits there now: no bot moves for them
+    bots.start()
+    try:
+        view = table.view(0)
+        table.join(0, "Aki")
+        table.act(0, view["actions"][0], view["version"])
+        time.sleep(0.2)
+    finally:
+        bots.stop()
+    assert thinker.calls == [] and [entry["seat"] for entry in table.action_log()] == [0]
+
+
+def test_a_bot_seat_survives_a_restart_and_thinks_on(tmp_path):
+    table = Table(tmp_path)
+    table.start_game("swap5", 2, seed=2)
+    table.join(0, "Aki")
+    bots = make_bots(table, tmp_path, StuckThinker(table))
+    bots.seat(1, "strong")
+    view = table.view(0)
+    table.act(0, view["actions"][0], view["version"])
+    bots.start()
+    wait_until(lambda: bots._thinker.calls)  # thinking when the power goes
+    bots.stop()
+    table.close()
+
+    table = Table(tmp_path)
+    bots = make_bots(table, tmp_path)
+    assert bots.levels() == {1: "strong"}
+    bots.start()
+    try:
+        wait_until(lambda: len(table.action_log()) == 2)
+    finally:
+        bots.stop()
+        table.close()
+
+
+def test_a_bot_seat_freed_while_the_companion_was_down_is_forgotten(tmp_path):
+    table = Table(tmp_path)
+    table.start_game("swap5", 2, seed=2)
+    make_bots(table, tmp_path).seat(1, "easy")
+    table.free_seat(1)  # as if by a table without its bots (say, a tool on the data directory)
+    table.close()
+    table = Table(tmp_path)
+    bots = make_bots(table, tmp_path)
+    try:
+        assert bots.levels() == {}
+    finally:
+        bots.stop()
+        table.close()
+
+
+def test_a_new_game_with_fewer_seats_removes_the_bots_beyond_them(table, tmp_path):
+    table.start_game("meow-oracle", 3, seed=2)
+    bots = make_bots(table, tmp_path)
+    bots.seat(0, "easy")
+    bots.seat(2, "easy")
+    table.start_game("meow-oracle", 2, seed=3)
+    assert bots.levels() == {0: "easy"}
+
+
+def test_seating_a_bot_is_refused_plainly_and_changes_nothing(table, tmp_path):
+    bots = make_bots(table, tmp_path)
+    with pytest.raises(NotFound, match="no game"):
+        bots.seat(0, "normal")
+    table.start_game("pig-house", 2, seed=1)
+    with pytest.raises(NoBot, match="no bots"):
+        bots.seat(0, "normal")
+    table.start_game("swap5", 2, seed=1)
+    with pytest.raises(ValueError, match="unknown bot level 'hard'"):
+        bots.seat(0, "hard")
+    table.join(0, "Aki")
+    with pytest.raises(Conflict, match="taken"):
+        bots.seat(0, "normal")
+    with pytest.raises(NotFound, match="no seat 2"):
+        bots.seat(2, "normal")
+    assert table.names() == ["Aki", None] and bots.levels() == {}
+
+
+def test_a_hint_is_one_of_the_seats_actions_chosen_from_its_view(table, tmp_path):
+    table.start_game("swap5", 2, seed=2)
+    thinker = FakeThinker(table)
+    bots = make_bots(table, tmp_path, thinker, config=BotsConfig(normal_seconds=1.5))
+    view = table.view(0)
+    assert bots.hint(0) == view["actions"][0]
+    assert bots.hint(0, 0.2) == view["actions"][0]
+    assert [(call[2], call[3]) for call in thinker.calls] == [("normal", 1.5), ("normal", 0.2)]
+    assert all(thinker.views_were_the_seats_own)
+    with pytest.raises(NoBot, match="nothing to do"):
+        bots.hint(1)
+    for seconds in (0.05, 6, True, "1"):
+        with pytest.raises(ValueError, match="from 0.1 to 5.0 seconds"):
+            bots.hint(0, seconds)
+    assert table.action_log() == []
+
+
+def test_a_tracker_gives_no_hints(table, tmp_path):
+    table.start_game("meow-oracle-scorer", 2, seed=2)
+    with pytest.raises(NoBot, match="no hints"):
+        make_bots(table, tmp_path).hint(0)
+
+
+def test_bot_names_fit_the_tables_name_rule():
+    from companion.table import clean_name
+
+    for seat in range(4):
+        for level in ("easy", "normal", "strong"):
+            assert clean_name(bot_name(seat, level)) == bot_name(seat, level)
+
+
+def test_stop_ends_a_bot_that_is_pausing_at_once(table, tmp_path):
+    table.start_game("swap5", 2, seed=2)
+    bots = make_bots(table, tmp_path, config=BotsConfig(pause_seconds=10))
+    bots.seat(0, "normal")
+    bots.start()
+    wait_until(lambda: bots._thinker.calls)
+    began = time.monotonic()
+    bots.stop()
+    assert time.monotonic() - began < 2 and table.action_log() == []
+    assert not [thread for thread in threading.enumerate() if thread.name == "bots"]
+
+
+def test_closing_the_worker_ends_a_long_search_at_once(table):
+    # Budgets go up to 60 s and systemd allows 15 s to stop: stopping must not wait for a search.
+    from companion.bots.seats import WorkerThinker
+
+    table.start_game("swap5", 2, seed=2)
+    thinker = WorkerThinker()
+    future = thinker.think("swap5", table.view(0), level="strong", seconds=30)
+    time.sleep(1.0)  # the worker has started and searches
+    began = time.monotonic()
+    thinker.close()
+    assert time.monotonic() - began < 5
+    assert future.cancelled()

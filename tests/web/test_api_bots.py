@@ -1,0 +1,145 @@
+"""POST /api/seats/<n>/bot and GET /api/hint: the host seats bots, phones ask for hints,
+and refusals say why in both languages. One game is played to the end over HTTP by two
+bots in the real worker process, with a person's phone in the third seat."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import time
+
+import pytest
+
+from companion.bots.seats import BotSeats, WorkerThinker
+from companion.config import BotsConfig
+from web import create_app
+
+
+class FirstAction:
+    """A thinker answering the view's first action at once (the plumbing, not the search)."""
+
+    def __init__(self):
+        self.views = []
+
+    def think(self, game_id, view, *, level, seconds):
+        self.views.append(view)
+        future = concurrent.futures.Future()
+        future.set_result(view["actions"][0])
+        return future
+
+    def close(self):
+        pass
+
+
+def bot_app(table, data_dir, thinker):
+    bots = BotSeats(table, data_dir, BotsConfig(pause_seconds=0), thinker=thinker)
+    app = create_app(table, bots=bots, keepalive_seconds=0.2, stream_seconds=2.0)
+    return app, bots
+
+
+@pytest.fixture
+def bots_api(api, table, tmp_path):
+    """The api fixture's client, on an app that has bots (not started: nobody moves)."""
+    app, bots = bot_app(table, tmp_path, FirstAction())
+    api.client = app.test_client()
+    api.bots = bots
+    yield api
+    bots.stop()
+    app.extensions["companion"].events.stop()
+
+
+def start(api, game, players):
+    answer = api.post("/api/game", {"game": game, "players": players, "seed": 3})
+    assert answer.status_code == 200, answer.json
+    return answer.json["host_token"]
+
+
+def test_the_host_seats_a_bot_on_a_free_seat(bots_api):
+    host = start(bots_api, "swap5", 2)
+    answer = bots_api.post("/api/seats/1/bot", {"level": "strong"}, token=host)
+    assert answer.status_code == 200
+    assert answer.json["seats"][1] == {"seat": 1, "name": "Bot 2 Strong / ボット つよい", "taken": True}
+    assert bots_api.bots.levels() == {1: "strong"}
+    freed = bots_api.post("/api/seats/1/free", token=host)
+    assert freed.status_code == 200 and bots_api.bots.levels() == {}
+
+
+@pytest.mark.parametrize(("body", "status", "words"), [
+    ({"level": "hard"}, 400, "the level must be one of easy, normal, strong"),
+    ({}, 400, "lacks the field level"),
+    ({"level": "easy", "name": "X"}, 400, "unknown field"),
+])
+def test_a_bad_bot_request_is_refused(bots_api, body, status, words):
+    host = start(bots_api, "swap5", 2)
+    answer = bots_api.post("/api/seats/0/bot", body, token=host)
+    assert answer.status_code == status and words in answer.json["error"] and answer.json["error_ja"]
+    assert bots_api.bots.levels() == {}
+
+
+def test_only_the_host_seats_bots_and_only_on_free_seats(bots_api):
+    host = start(bots_api, "swap5", 2)
+    player = bots_api.post("/api/seats/0/join", {"name": "Aki"}).json["token"]
+    assert bots_api.post("/api/seats/1/bot", {"level": "easy"}, token=player).status_code == 403
+    taken = bots_api.post("/api/seats/0/bot", {"level": "easy"}, token=host)
+    assert taken.status_code == 409 and "taken" in taken.json["error"]
+    assert bots_api.post("/api/seats/5/bot", {"level": "easy"}, token=host).status_code == 404
+    assert bots_api.bots.levels() == {}
+
+
+def test_trackers_have_no_bots_and_no_hints(bots_api):
+    host = start(bots_api, "lion-square-ledger", 3)
+    answer = bots_api.post("/api/seats/1/bot", {"level": "easy"}, token=host)
+    assert answer.status_code == 409 and "no bots" in answer.json["error"] and answer.json["error_ja"]
+    player = bots_api.post("/api/seats/0/join", {"name": "Aki"}).json["token"]
+    hint = bots_api.get("/api/hint", token=player)
+    assert hint.status_code == 409 and "no bots or hints" in hint.json["error"] and hint.json["error_ja"]
+
+
+def test_a_hint_is_one_of_the_callers_actions_from_its_own_view(bots_api, table):
+    start(bots_api, "swap5", 2)
+    aki = bots_api.post("/api/seats/0/join", {"name": "Aki"}).json["token"]
+    ben = bots_api.post("/api/seats/1/join", {"name": "Ben"}).json["token"]
+    view = bots_api.get("/api/view", token=aki).json
+    answer = bots_api.get("/api/hint?seconds=0.3", token=aki)
+    assert answer.status_code == 200 and answer.json == {"action": view["actions"][0]}
+    assert bots_api.bots._thinker.views == [view]  # exactly the caller's view: nothing else reaches the bot
+    not_yours = bots_api.get("/api/hint", token=ben)
+    assert not_yours.status_code == 409 and "nothing to hint" in not_yours.json["error"] and not_yours.json["error_ja"]
+    bots_api.forget_cookies()
+    assert bots_api.get("/api/hint").status_code == 401
+    for seconds in ("0", "9", "soon", "nan"):
+        bad = bots_api.get(f"/api/hint?seconds={seconds}", token=aki)
+        assert bad.status_code == 400 and "from 0.1 to 5.0" in bad.json["error"] and bad.json["error_ja"]
+    assert table.action_log() == []
+
+
+def test_without_bots_the_routes_say_so(api):
+    host = start(api, "swap5", 2)
+    answer = api.post("/api/seats/1/bot", {"level": "easy"}, token=host)
+    assert answer.status_code == 404 and "without bots" in answer.json["error"]
+
+
+def test_two_bots_in_the_worker_process_and_a_phone_play_meow_oracle_to_the_end(api, table, tmp_path):
+    app, bots = bot_app(table, tmp_path, WorkerThinker(iterations=3))
+    api.client = app.test_client()
+    bots.start()
+    try:
+        host = start(api, "meow-oracle", 3)
+        assert api.post("/api/seats/1/bot", {"level": "easy"}, token=host).status_code == 200
+        assert api.post("/api/seats/2/bot", {"level": "normal"}, token=host).status_code == 200
+        phone = api.post("/api/seats/0/join", {"name": "Aki"}).json["token"]
+        deadline = time.monotonic() + 120
+        while not (view := api.get("/api/view", token=phone).json)["over"]:
+            assert time.monotonic() < deadline, "the game did not end in time"
+            if view["actions"]:
+                hint = api.get("/api/hint?seconds=0.1", token=phone).json["action"]
+                assert hint in view["actions"]
+                moved = api.post("/api/actions", {"action": hint, "version": view["version"]}, token=phone)
+                assert moved.status_code == 200, moved.json
+            else:
+                time.sleep(0.02)
+    finally:
+        bots.stop()
+        app.extensions["companion"].events.stop()
+    seats_that_moved = {entry["seat"] for entry in table.action_log()}
+    assert seats_that_moved == {0, 1, 2}
+    assert view["result"] is not None
