@@ -57,7 +57,12 @@ __all__ = [
 
 
 class TableError(ValueError):
-    """A request the table refuses; the message says why in plain words."""
+    """A request the table refuses, saying why in plain words: ``.en`` in English (also
+    ``str()``) and ``.ja`` in Japanese, so every screen can show it in its language."""
+
+    def __init__(self, en: str, ja: str) -> None:
+        super().__init__(en)
+        self.en, self.ja = en, ja
 
 
 class NotFound(TableError):
@@ -233,11 +238,15 @@ class Table:
         """
         if game_id not in self.offered_games:
             known = ", ".join(self.offered_games)
-            raise NotFound(f"this table does not offer the game {game_id!r} (it offers: {known})")
+            raise NotFound(f"this table does not offer the game {game_id!r} (it offers: {known})",
+                           f"このテーブルでは {game_id!r} は遊べません（遊べるゲーム: {known}）")
         game = games.get(game_id)
         if seed is None:
             seed = secrets.randbelow(2**31)
-        state = game.setup(players, seed, options)  # ValueError says what is wrong with the request
+        try:
+            state = game.setup(players, seed, options)
+        except ValueError as error:  # the engine says what is wrong with the players, seed or options
+            raise TableError(str(error), getattr(error, "ja", None) or f"この設定ではゲームを始められません: {error}") from None
         fingerprints = _fingerprints(game, state)
         with self._lock:
             host_token, host_hash = self._new_host_token() if claim_host else (None, None)
@@ -270,7 +279,8 @@ class Table:
     def _new_host_token(self) -> tuple[str, str]:
         """A host token and its hash for a table that has no host (the lock is held)."""
         if self.has_host:
-            raise Forbidden("this table already has a host: ask them, or ask them to hand hosting over")
+            raise Forbidden("this table already has a host: ask them, or ask them to hand hosting over",
+                            "このテーブルにはもうホストがいます。ホストに頼むか、ホストを譲ってもらってください")
         token = _new_token()
         return token, hash_token(token)
 
@@ -280,7 +290,8 @@ class Table:
         with self._lock:
             self._require_seat_number(seat)
             if seat not in self._seats:
-                raise Conflict(f"seat {seat + 1} is free: hosting can only go to a seated player")
+                raise Conflict(f"seat {seat + 1} is free: hosting can only go to a seated player",
+                               f"{seat + 1}番の席は空いています。ホストは席に着いたプレイヤーにしか譲れません")
             token_hash = self._seats[seat].token_hash
             with self._change():
                 self._store.set_meta("host_token_hash", token_hash)
@@ -294,7 +305,8 @@ class Table:
             self._require_game()
             self._require_seat_number(seat)
             if seat in self._seats:
-                raise Conflict(f"seat {seat + 1} is taken by {self._seats[seat].name}")
+                taken_by = self._seats[seat].name
+                raise Conflict(f"seat {seat + 1} is taken by {taken_by}", f"{seat + 1}番の席には{taken_by}さんが着いています")
             token = _new_token()
             with self._change():
                 self._store.add_seat(seat, name, hash_token(token))
@@ -308,7 +320,7 @@ class Table:
         with self._lock:
             self._require_seat_number(seat)
             if seat not in self._seats:
-                raise Conflict(f"seat {seat + 1} is already free")
+                raise Conflict(f"seat {seat + 1} is already free", f"{seat + 1}番の席はもう空いています")
             with self._change():
                 self._store.remove_seat(seat)
             del self._seats[seat]
@@ -325,15 +337,18 @@ class Table:
         not make it stale, so players choosing at once do not trip over each other.
         """
         if not isinstance(version, int) or isinstance(version, bool):
-            raise TableError('an action must carry the "version" of the view it was chosen from')
+            raise TableError('an action must carry the "version" of the view it was chosen from',
+                             '手には、それを選んだ画面の "version" を付けてください')
         with self._lock:
             current = self._require_game()
             self._require_seat_number(seat)
             if version > self._version:
-                raise Conflict(f"version {version} is from the future: this table is at version {self._version}")
+                raise Conflict(f"version {version} is from the future: this table is at version {self._version}",
+                               f"バージョン {version} はまだありません（このテーブルはバージョン {self._version} です）")
             if version < current.changed_at.get(seat, 0):
                 raise Conflict(
-                    "the table changed since your view (your moves are different now): look again and choose again"
+                    "the table changed since your view (your moves are different now): look again and choose again",
+                    "画面を見た後にテーブルが変わりました（選べる手が変わっています）。もう一度見て選び直してください",
                 )
             new_state = current.game.apply(current.state, seat, action)  # IllegalAction says why
             fingerprints = _fingerprints(current.game, new_state)
@@ -357,7 +372,7 @@ class Table:
         with self._lock:
             current = self._require_game()
             if current.applied == 0:
-                raise Conflict("there is nothing to undo in this game")
+                raise Conflict("there is nothing to undo in this game", "このゲームには取り消せる手がありません")
             was_over = current.game.is_over(current.state)
             state, applied = self._replay(current.record, current.game, upto=current.applied - 1)
             fingerprints = _fingerprints(current.game, state)
@@ -497,14 +512,15 @@ class Table:
 
     def _require_game(self) -> _Current:
         if self._current is None:
-            raise NotFound("no game has been started at this table yet")
+            raise NotFound("no game has been started at this table yet", "このテーブルではまだゲームが始まっていません")
         return self._current
 
     def _require_seat_number(self, seat) -> None:
         if not isinstance(seat, int) or isinstance(seat, bool):
-            raise TableError(f"a seat is a number, not {seat!r}")
+            raise TableError(f"a seat is a number, not {seat!r}", f"席は番号で指定してください（{seat!r} は使えません）")
         if not 0 <= seat < self.players:
-            raise NotFound(f"there is no seat {seat!r} at this table (seats 0 to {self.players - 1})")
+            raise NotFound(f"there is no seat {seat!r} at this table (seats 0 to {self.players - 1})",
+                           f"このテーブルに席 {seat!r} はありません（席は 0 から {self.players - 1} まで）")
 
     def _history_entry(self, record: GameRecord) -> dict:
         return {
@@ -539,12 +555,12 @@ def clean_name(name) -> str:
     """A player name as shown: trimmed, 1 to NAME_MAX characters, no control characters.
     Japanese is welcome; escaping is the web's job."""
     if not isinstance(name, str):
-        raise TableError("a name must be text")
+        raise TableError("a name must be text", "名前は文字で入力してください")
     name = unicodedata.normalize("NFC", name).strip()
     if not name:
-        raise TableError("please enter a name")
+        raise TableError("please enter a name", "名前を入力してください")
     if len(name) > NAME_MAX:
-        raise TableError(f"a name can have at most {NAME_MAX} characters")
+        raise TableError(f"a name can have at most {NAME_MAX} characters", f"名前は{NAME_MAX}文字までです")
     if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in name):
-        raise TableError("a name cannot contain control or invisible characters")
+        raise TableError("a name cannot contain control or invisible characters", "名前に制御文字や見えない文字は使えません")
     return name
