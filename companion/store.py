@@ -5,8 +5,9 @@ The database is the table's memory across power cuts. It is opened in WAL mode w
 the plug is pulled the next instant; a transaction cut short leaves no trace.
 
 What is stored (see SCHEMA): the table's own keys (version, join code, host, when it was
-last opened), the games played (id, players, options, seed, result), the seats, and every
-action in order, undone ones flagged rather than deleted. A game's state is never the source of truth: it is
+last opened), the games played (id, players, options, seed, result), the seats, every
+action in order, undone ones flagged rather than deleted, and each game's whole log (the
+entries its setup and each action wrote, as the engine wrote them, and the table's own). A game's state is never the source of truth: it is
 recomputed by replaying the seed and the actions, from a periodic snapshot when there
 is one (snapshots only save time; deleting them changes nothing).
 """
@@ -55,6 +56,13 @@ CREATE TABLE IF NOT EXISTS actions (
     at        REAL    NOT NULL,
     undone_at REAL,
     PRIMARY KEY (game_id, n)
+);
+CREATE TABLE IF NOT EXISTS log (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seq     INTEGER NOT NULL,
+    action  INTEGER,
+    entry   TEXT    NOT NULL,
+    PRIMARY KEY (game_id, seq)
 );
 CREATE TABLE IF NOT EXISTS snapshots (
     game_id INTEGER NOT NULL REFERENCES games(id),
@@ -289,6 +297,42 @@ class Store:
             {"n": n, "seat": seat, "action": json.loads(action), "at": at, "undone": undone_at is not None}
             for n, seat, action, at, undone_at in rows
         ]
+
+    def last_applied_action(self, game_id: int) -> tuple[int, int] | None:
+        """``(n, seat)`` of the last action in force, or None."""
+        return self._db.execute(
+            "SELECT n, seat FROM actions WHERE game_id = ? AND undone_at IS NULL ORDER BY n DESC LIMIT 1", (game_id,)
+        ).fetchone()
+
+    # -------------------------------------------------------------- log
+
+    def add_log_entries(self, game_id: int, action: int | None, entries: list[dict]) -> list[int]:
+        """Append log entries written by action number ``action`` (None: by the setup or the
+        table itself); return their places in the game's log."""
+        row = self._db.execute("SELECT MAX(seq) FROM log WHERE game_id = ?", (game_id,)).fetchone()
+        first = (row[0] or 0) + 1
+        self._db.executemany(
+            "INSERT INTO log (game_id, seq, action, entry) VALUES (?, ?, ?, ?)",
+            [(game_id, first + i, action, json.dumps(entry, sort_keys=True, ensure_ascii=False))
+             for i, entry in enumerate(entries)],
+        )
+        return list(range(first, first + len(entries)))
+
+    def log_entries(self, game_id: int) -> list[tuple[int, int | None, dict, bool]]:
+        """A game's whole log in order, as ``(seq, action, entry, undone)``: ``undone`` says
+        whether the action that wrote the entry was taken back."""
+        try:
+            rows = self._db.execute(
+                "SELECT log.seq, log.action, log.entry, actions.undone_at IS NOT NULL FROM log "
+                "LEFT JOIN actions ON actions.game_id = log.game_id AND actions.n = log.action "
+                "WHERE log.game_id = ? ORDER BY log.seq",
+                (game_id,),
+            ).fetchall()
+        except sqlite3.OperationalError as error:
+            if "no such table" in str(error):  # a database from before logs were kept, opened read-only
+                return []
+            raise
+        return [(seq, action, json.loads(entry), bool(undone)) for seq, action, entry, undone in rows]
 
     # -------------------------------------------------------------- snapshots
 

@@ -33,6 +33,7 @@ from typing import Callable, Iterable
 
 from . import games
 from .games import Game, IllegalAction
+from .games.base import LOG_SHOWN, seat_ref
 from .store import GameRecord, StorageError, Store
 
 log = logging.getLogger(__name__)
@@ -57,7 +58,12 @@ __all__ = [
 
 
 class TableError(ValueError):
-    """A request the table refuses; the message says why in plain words."""
+    """A request the table refuses, saying why in plain words: ``.en`` in English (also
+    ``str()``) and ``.ja`` in Japanese, so every screen can show it in its language."""
+
+    def __init__(self, en: str, ja: str) -> None:
+        super().__init__(en)
+        self.en, self.ja = en, ja
 
 
 class NotFound(TableError):
@@ -88,6 +94,30 @@ class _Seat:
 
 
 @dataclass
+class _LogLine:
+    """One entry of a game's whole log: as its engine wrote it (``text``, maybe ``to`` with
+    a seat's own wording), or the table's own (``kind``), and whether its move was taken back."""
+
+    seq: int
+    action: int | None  # the number of the action that wrote it; None: the setup or the table
+    entry: dict
+    undone: bool = False
+
+    def shown_to(self, seat: int | None) -> dict | None:
+        """The entry as ``seat`` (None: everyone) may read it, or None when it says nothing to it."""
+        text = _wording(self.entry, seat)
+        if text is None:
+            return None
+        shown = {"seq": self.seq, "text": text}
+        for key in ("v", "kind"):
+            if key in self.entry:
+                shown[key] = self.entry[key]
+        if self.undone:
+            shown["undone"] = True
+        return shown
+
+
+@dataclass
 class _Current:
     """The game being played (or just finished) and what is derived from it."""
 
@@ -97,6 +127,7 @@ class _Current:
     applied: int  # actions in force
     fingerprints: dict[int, str] = field(default_factory=dict)  # seat -> hash of its options and secrets
     changed_at: dict[int, int] = field(default_factory=dict)  # seat -> version of its oldest view still current
+    log: list[_LogLine] = field(default_factory=list)  # the whole game's log, oldest first
 
 
 class Table:
@@ -216,6 +247,15 @@ class Table:
         """The current game's full state (secrets included): for the core and tests only."""
         return self._current.state if self._current else None
 
+    def log(self, seat: int | None) -> list[dict]:
+        """The whole game's log as ``seat`` (None: everyone) may read it, oldest first; moves
+        taken back marked ``undone``. A view holds the last LOG_SHOWN of these."""
+        with self._lock:
+            current = self._require_game()
+            if seat is not None:
+                self._require_seat_number(seat)
+            return _readable(current.log, seat)
+
     def action_log(self) -> list[dict]:
         with self._lock:
             return self._store.action_log(self._require_game().record.id)
@@ -233,11 +273,15 @@ class Table:
         """
         if game_id not in self.offered_games:
             known = ", ".join(self.offered_games)
-            raise NotFound(f"this table does not offer the game {game_id!r} (it offers: {known})")
+            raise NotFound(f"this table does not offer the game {game_id!r} (it offers: {known})",
+                           f"このテーブルでは {game_id!r} は遊べません（遊べるゲーム: {known}）")
         game = games.get(game_id)
         if seed is None:
             seed = secrets.randbelow(2**31)
-        state = game.setup(players, seed, options)  # ValueError says what is wrong with the request
+        try:
+            state = game.setup(players, seed, options)
+        except ValueError as error:  # the engine says what is wrong with the players, seed or options
+            raise TableError(str(error), getattr(error, "ja", None) or f"この設定ではゲームを始められません: {error}") from None
         fingerprints = _fingerprints(game, state)
         with self._lock:
             host_token, host_hash = self._new_host_token() if claim_host else (None, None)
@@ -247,15 +291,31 @@ class Table:
                 if self._current and not self._current.game.is_over(self._current.state):
                     self._store.end_game(self._current.record.id, None, abandoned=True)
                 record_id = self._store.add_game(game_id, players, seed, state["options"])
+                setup_entries = state["log"]  # what the setup wrote (a first round begins...)
+                seqs = self._store.add_log_entries(record_id, None, setup_entries)
                 self._store.remove_seats_from(players)
                 self._store.set_meta("current_game", record_id)
             self._seats = {s: seat for s, seat in self._seats.items() if s < players}
             if host_hash:
                 self._host_hash = host_hash
-            self._current = _Current(self._store.game(record_id), game, state, 0)
+            self._current = _Current(self._store.game(record_id), game, state, 0,
+                                     log=[_LogLine(seq, None, entry) for seq, entry in zip(seqs, setup_entries)])
             self._note_changes(self._current, fingerprints, everyone_changed=True)
         self._notify()
         return host_token
+
+    def rematch(self) -> None:
+        """Play the finished game again: the same game, options and players on the same
+        seats (their tokens and the host stay as they are), a new seed. The finished game
+        stays in the history. An unfinished game is refused: starting a new one abandons it,
+        which is :meth:`start_game`'s to do, asked for as such."""
+        with self._lock:  # re-entered by start_game: nobody undoes the last move in between
+            current = self._require_game()
+            if not current.game.is_over(current.state):
+                raise Conflict("this game is not over yet: to play again now, start a new game (it abandons this one)",
+                               "このゲームはまだ終わっていません。今すぐやり直すには新しいゲームを始めてください（このゲームは中断になります）")
+            record = current.record
+            self.start_game(record.game, record.players, options=record.options)
 
     def claim_host(self) -> str:
         """Make the caller the host of a table that has none; returns the host token."""
@@ -270,7 +330,8 @@ class Table:
     def _new_host_token(self) -> tuple[str, str]:
         """A host token and its hash for a table that has no host (the lock is held)."""
         if self.has_host:
-            raise Forbidden("this table already has a host: ask them, or ask them to hand hosting over")
+            raise Forbidden("this table already has a host: ask them, or ask them to hand hosting over",
+                            "このテーブルにはもうホストがいます。ホストに頼むか、ホストを譲ってもらってください")
         token = _new_token()
         return token, hash_token(token)
 
@@ -280,7 +341,8 @@ class Table:
         with self._lock:
             self._require_seat_number(seat)
             if seat not in self._seats:
-                raise Conflict(f"seat {seat + 1} is free: hosting can only go to a seated player")
+                raise Conflict(f"seat {seat + 1} is free: hosting can only go to a seated player",
+                               f"{seat + 1}番の席は空いています。ホストは席に着いたプレイヤーにしか譲れません")
             token_hash = self._seats[seat].token_hash
             with self._change():
                 self._store.set_meta("host_token_hash", token_hash)
@@ -294,7 +356,8 @@ class Table:
             self._require_game()
             self._require_seat_number(seat)
             if seat in self._seats:
-                raise Conflict(f"seat {seat + 1} is taken by {self._seats[seat].name}")
+                taken_by = self._seats[seat].name
+                raise Conflict(f"seat {seat + 1} is taken by {taken_by}", f"{seat + 1}番の席には{taken_by}さんが着いています")
             token = _new_token()
             with self._change():
                 self._store.add_seat(seat, name, hash_token(token))
@@ -308,10 +371,20 @@ class Table:
         with self._lock:
             self._require_seat_number(seat)
             if seat not in self._seats:
-                raise Conflict(f"seat {seat + 1} is already free")
+                raise Conflict(f"seat {seat + 1} is already free", f"{seat + 1}番の席はもう空いています")
             with self._change():
                 self._store.remove_seat(seat)
             del self._seats[seat]
+        self._notify()
+
+    def free_all_seats(self) -> None:
+        """Free every seat at once (the host's power), as :meth:`free_seat` frees one."""
+        with self._lock:
+            if not self._seats:
+                raise Conflict("every seat is already free", "席はもう全部空いています")
+            with self._change():
+                self._store.remove_seats_from(0)
+            self._seats = {}
         self._notify()
 
     def act(self, seat: int, action: dict, version: int) -> None:
@@ -325,48 +398,66 @@ class Table:
         not make it stale, so players choosing at once do not trip over each other.
         """
         if not isinstance(version, int) or isinstance(version, bool):
-            raise TableError('an action must carry the "version" of the view it was chosen from')
+            raise TableError('an action must carry the "version" of the view it was chosen from',
+                             '手には、それを選んだ画面の "version" を付けてください')
         with self._lock:
             current = self._require_game()
             self._require_seat_number(seat)
             if version > self._version:
-                raise Conflict(f"version {version} is from the future: this table is at version {self._version}")
+                raise Conflict(f"version {version} is from the future: this table is at version {self._version}",
+                               f"バージョン {version} はまだありません（このテーブルはバージョン {self._version} です）")
             if version < current.changed_at.get(seat, 0):
                 raise Conflict(
-                    "the table changed since your view (your moves are different now): look again and choose again"
+                    "the table changed since your view (your moves are different now): look again and choose again",
+                    "画面を見た後にテーブルが変わりました（選べる手が変わっています）。もう一度見て選び直してください",
                 )
             new_state = current.game.apply(current.state, seat, action)  # IllegalAction says why
             fingerprints = _fingerprints(current.game, new_state)
             n = self._store.last_action_number(current.record.id) + 1
+            written = [entry for entry in new_state["log"] if entry["v"] == new_state["version"]]
             with self._change():
                 self._store.add_action(current.record.id, n, seat, action)
+                seqs = self._store.add_log_entries(current.record.id, n, written)
                 applied = current.applied + 1
                 if applied % SNAPSHOT_EVERY == 0:
                     self._store.add_snapshot(current.record.id, applied, current.game.dump(new_state))
                 if current.game.is_over(new_state):
                     self._store.end_game(current.record.id, current.game.result(new_state), abandoned=False)
             current.state, current.applied = new_state, applied
+            current.log += [_LogLine(seq, n, entry) for seq, entry in zip(seqs, written)]
             self._note_changes(current, fingerprints)
             current.changed_at[seat] = self._version  # its own move: views before it are stale for it
         self._notify()
 
-    def undo(self) -> None:
-        """Take back the last action in force (the host's power). It stays in the log,
-        flagged as undone. The RNG is part of the state, so doing the same again gives
-        the same cards or dice: undo cannot re-roll."""
+    def undo(self, by: int | None = None) -> None:
+        """Take back the last action in force (the host's power). It stays in the action
+        log flagged as undone, its log entries stay marked ``undone``, and a new entry of
+        kind "undo" says who took back what: the player on seat ``by``, or (None) the host
+        without a seat or the panel. The RNG is part of the state, so doing the same again
+        gives the same cards or dice: undo cannot re-roll."""
         with self._lock:
             current = self._require_game()
-            if current.applied == 0:
-                raise Conflict("there is nothing to undo in this game")
+            last = self._store.last_applied_action(current.record.id)
+            if last is None:
+                raise Conflict("there is nothing to undo in this game", "このゲームには取り消せる手がありません")
+            if by is not None:
+                self._require_seat_number(by)
+            n, mover = last
+            entry = _undo_entry(by, mover, [line for line in current.log if line.action == n], current.record.players)
             was_over = current.game.is_over(current.state)
             state, applied = self._replay(current.record, current.game, upto=current.applied - 1)
             fingerprints = _fingerprints(current.game, state)
             with self._change():
                 self._store.undo_last_action(current.record.id)
+                (seq,) = self._store.add_log_entries(current.record.id, None, [entry])
                 self._store.drop_snapshots_after(current.record.id, current.applied - 1)
                 if was_over:
                     self._store.reopen_game(current.record.id)
             current.state, current.applied = state, applied
+            for line in current.log:
+                if line.action == n:
+                    line.undone = True
+            current.log.append(_LogLine(seq, None, entry))
             self._note_changes(current, fingerprints)
         self._notify()
 
@@ -462,7 +553,8 @@ class Table:
                         store.end_game(record.id, None, abandoned=True)
                         store.set_meta("current_game", None)
                 return
-            self._current = _Current(record, game, state, applied)
+            log_lines = [_LogLine(*row) for row in store.log_entries(record.id)]
+            self._current = _Current(record, game, state, applied, log=log_lines)
             self._note_changes(self._current, _fingerprints(game, state), everyone_changed=True)
 
     def _replay(self, record: GameRecord, game: Game, upto: int | None = None) -> tuple[dict, int]:
@@ -493,18 +585,20 @@ class Table:
         view["names"] = self.names()
         view["problem"] = self.problem  # so every screen can say at once that nothing is saved
         view["actions"] = [] if seat is None else current.game.legal_actions(current.state, seat)
+        view["log"] = _readable(current.log, seat, last=LOG_SHOWN)  # the table's log: undone moves too
         return view
 
     def _require_game(self) -> _Current:
         if self._current is None:
-            raise NotFound("no game has been started at this table yet")
+            raise NotFound("no game has been started at this table yet", "このテーブルではまだゲームが始まっていません")
         return self._current
 
     def _require_seat_number(self, seat) -> None:
         if not isinstance(seat, int) or isinstance(seat, bool):
-            raise TableError(f"a seat is a number, not {seat!r}")
+            raise TableError(f"a seat is a number, not {seat!r}", f"席は番号で指定してください（{seat!r} は使えません）")
         if not 0 <= seat < self.players:
-            raise NotFound(f"there is no seat {seat!r} at this table (seats 0 to {self.players - 1})")
+            raise NotFound(f"there is no seat {seat!r} at this table (seats 0 to {self.players - 1})",
+                           f"このテーブルに席 {seat!r} はありません（席は 0 から {self.players - 1} まで）")
 
     def _history_entry(self, record: GameRecord) -> dict:
         return {
@@ -528,6 +622,48 @@ def _describe(game: Game) -> dict:
         "player_counts": list(game.player_counts),
         "options": game.describe_options(),
     }
+
+
+def _wording(entry: dict, seat: int | None) -> dict | None:
+    """A log entry's text as ``seat`` reads it: its own wording when it has one, else the
+    public one (None: the entry says nothing to that seat)."""
+    if seat is not None and str(seat) in entry.get("to", {}):
+        return entry["to"][str(seat)]
+    return entry["text"]
+
+
+def _readable(lines: list[_LogLine], seat: int | None, last: int | None = None) -> list[dict]:
+    """The log entries ``seat`` may read, oldest first: all of them, or the ``last`` few."""
+    shown = []
+    for line in reversed(lines):
+        if last is not None and len(shown) == last:
+            break
+        entry = line.shown_to(seat)
+        if entry is not None:
+            shown.append(entry)
+    shown.reverse()
+    return shown
+
+
+def _undo_entry(by: int | None, mover: int, lines: list[_LogLine], players: int) -> dict:
+    """The log entry of an undo: who took back what, worded for everyone and, where the move
+    read differently to a seat (its own card, say), for that seat alone."""
+    who_en, who_ja = ("The host", "ホスト") if by is None else (seat_ref(by), seat_ref(by))
+
+    def words(seat: int | None) -> dict:
+        move = next((text for text in (_wording(line.entry, seat) for line in lines) if text is not None), None)
+        if move is None:
+            return {"en": f"{who_en} took back a move by {seat_ref(mover)}",
+                    "ja": f"{who_ja}が{seat_ref(mover)}の手を取り消しました"}
+        return {"en": f"{who_en} took back: {move['en']}", "ja": f"{who_ja}が取り消しました: {move['ja'] or move['en']}"}
+
+    public = words(None)
+    entry = {"kind": "undo", "text": public}
+    by_seat = {str(seat): words(seat) for seat in range(players)}
+    own = {seat: text for seat, text in by_seat.items() if text != public}
+    if own:
+        entry["to"] = own
+    return entry
 
 
 def _fingerprints(game: Game, state: dict) -> dict[int, str]:
@@ -561,23 +697,27 @@ def clean_name(name) -> str:
 
     Escaping is the web's job."""
     if not isinstance(name, str):
-        raise TableError("a name must be text")
+        raise TableError("a name must be text", "名前は文字で入力してください")
     name = "".join(" " if unicodedata.category(char) == "Zs" else char for char in unicodedata.normalize("NFC", name))
     name = name.strip()
     if not name:
-        raise TableError("please enter a name")
+        raise TableError("please enter a name", "名前を入力してください")
     if len(name) > NAME_MAX:
-        raise TableError(f"a name can have at most {NAME_MAX} characters")
+        raise TableError(f"a name can have at most {NAME_MAX} characters", f"名前は{NAME_MAX}文字までです")
     for index, char in enumerate(name):
         category = unicodedata.category(char)
         if category in ("Cc", "Zl", "Zp"):
-            raise TableError(f"a name must be one line, without control characters ({_named(char)})")
+            raise TableError(f"a name must be one line, without control characters ({_named(char)})",
+                             f"名前は1行で、制御文字は使えません（{_named(char)}）")
         if category in ("Cs", "Co", "Cn"):
-            raise TableError(f"a name cannot contain unassigned, private-use or broken characters ({_named(char)})")
+            raise TableError(f"a name cannot contain unassigned, private-use or broken characters ({_named(char)})",
+                             f"名前に未定義・私用・壊れた文字は使えません（{_named(char)}）")
         if (category == "Cf" and not _joins_symbols(name, index)) or char in INVISIBLE:
-            raise TableError(f"a name cannot contain invisible characters ({_named(char)})")
+            raise TableError(f"a name cannot contain invisible characters ({_named(char)})",
+                             f"名前に見えない文字は使えません（{_named(char)}）")
         if category.startswith("M") and (index == 0 or name[index - 1] == " "):
-            raise TableError(f"a combining mark must follow a letter ({_named(char)})")
+            raise TableError(f"a combining mark must follow a letter ({_named(char)})",
+                             f"結合文字は文字の後ろにしか置けません（{_named(char)}）")
     return name
 
 

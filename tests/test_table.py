@@ -1,5 +1,6 @@
 """The table: seats, host, the action log in SQLite, undo, restore and change events."""
 
+import json
 import random
 import sqlite3
 import threading
@@ -689,3 +690,143 @@ def test_a_saved_game_that_can_no_longer_be_replayed_is_set_aside(tmp_path, capl
     assert again.game_id is None and "cannot be restored" in caplog.text
     assert again.public()["history"][0]["abandoned"]
     again.start_game("meow-oracle", 2, seed=1)  # and the table goes on
+
+
+# ---------------------------------------------------------------- the whole log, undo's entry
+
+
+def play_until_a_move_speaks_privately(table, seed):
+    """Random moves until the last one wrote an entry that some seat reads in its own words."""
+    chooser = random.Random(seed)
+    while True:
+        seat = chooser.choice(table.view(None)["to_act"])
+        view = table.view(seat)
+        table.act(seat, chooser.choice(view["actions"]), view["version"])
+        written = [e for e in table.state()["log"] if e["v"] == table.state()["version"]]
+        private = next((e for e in written if e.get("to")), None)
+        if private:
+            return private
+
+
+def test_the_whole_log_keeps_every_entry_in_play_order_and_a_view_its_last_15(table):
+    table.start_game("meow-oracle", 3, seed=5)
+    play_randomly(table, 40, seed=5)
+    whole = table.log(None)
+    assert len(whole) > 15 and [e["seq"] for e in whole] == sorted(e["seq"] for e in whole)
+    assert table.view(None)["log"] == whole[-15:]
+    for seat in range(3):
+        assert table.view(seat)["log"] == table.log(seat)[-15:]
+
+
+def test_undo_marks_the_move_and_a_new_entry_says_who_took_back_what_also_after_a_restart(tmp_path):
+    table = Table(tmp_path)
+    table.start_game("swap5", 2, seed=4)
+    seat = table.view(None)["to_act"][0]
+    move = next(a for a in table.view(seat)["actions"] if a["type"] == "swap")
+    table.act(seat, move, table.version)
+    move_entry = table.view(None)["log"][-1]
+    table.undo(by=1)
+    *_, undone, undo = table.view(None)["log"]
+    assert undone == {**move_entry, "undone": True}
+    assert undo["kind"] == "undo" and "undone" not in undo
+    assert undo["text"] == {"en": "{s1} took back: " + move_entry["text"]["en"],
+                            "ja": "{s1}が取り消しました: " + move_entry["text"]["ja"]}
+    table.act(seat, move, table.version)  # the same move again: a new entry, not the undone one
+    table.undo()  # the host without a seat, or the panel
+    assert table.view(None)["log"][-1]["text"]["en"] == "The host took back: " + move_entry["text"]["en"]
+    assert table.view(None)["log"][-1]["text"]["ja"].startswith("ホストが取り消しました: ")
+    before = [table.log(s) for s in (None, 0, 1)]
+    table = reopen(table, tmp_path)
+    assert [table.log(s) for s in (None, 0, 1)] == before
+    assert all_views(table)[0]["log"] == before[0][-15:]
+    table.close()
+
+
+def test_undo_names_a_move_in_each_seats_own_words_and_tells_nobody_else_the_secret(table):
+    table.start_game("lion-square-ledger", 3, seed=2)
+    private = play_until_a_move_speaks_privately(table, seed=2)
+    table.undo()
+    public_text = table.view(None)["log"][-1]["text"]
+    assert public_text["en"] == "The host took back: " + private["text"]["en"]
+    for seat in range(3):
+        own = private["to"].get(str(seat))
+        undo = table.view(seat)["log"][-1]
+        assert undo["kind"] == "undo"
+        if own:
+            assert undo["text"] == {"en": "The host took back: " + own["en"], "ja": "ホストが取り消しました: " + own["ja"]}
+        else:
+            assert undo["text"] == public_text
+            assert not any(o["en"] in json.dumps(table.log(seat)) for o in private["to"].values() if o["en"] != private["text"]["en"])
+
+
+def test_undo_by_a_seat_outside_the_table_is_refused_and_changes_nothing(table):
+    table.start_game("swap5", 2, seed=4)
+    play_randomly(table, 1)
+    version = table.version
+    with pytest.raises(NotFound):
+        table.undo(by=5)
+    assert table.version == version and not table.log(None)[-1].get("undone")
+
+
+# ---------------------------------------------------------------- rematch, free all
+
+
+def test_a_rematch_keeps_game_options_seats_tokens_and_host_with_a_new_seed(tmp_path):
+    table = Table(tmp_path)
+    host = table.start_game("swap5", 2, seed=4, options={"board": "back", "direction": "counterclockwise"}, claim_host=True)
+    tokens = [table.join(0, "Aki"), table.join(1, "Bo")]
+    play_randomly(table, 10_000, seed=4)
+    finished_game = table.public()["game"]
+    assert finished_game["over"] and finished_game["options"]["board"] == "back"
+    old_seed = table.state()["seed"]
+    table.rematch()
+    assert table.public()["game"] == {**finished_game, "over": False}
+    assert table.state()["seed"] != old_seed and table.state()["version"] == 0
+    assert [table.seat_of(t) for t in tokens] == [0, 1] and table.names() == ["Aki", "Bo"]
+    assert table.is_host(host)
+    assert table.public()["history"][0]["result"] is not None and not table.public()["history"][0]["abandoned"]
+    table = reopen(table, tmp_path)
+    assert [table.seat_of(t) for t in tokens] == [0, 1] and table.is_host(host) and table.log(None)[0]["seq"] == 1
+    table.close()
+
+
+def test_a_rematch_of_an_unfinished_game_is_refused_and_changes_nothing(table):
+    with pytest.raises(NotFound):
+        table.rematch()
+    table.start_game("swap5", 2, seed=4)
+    play_randomly(table, 3)
+    before, version = table.state(), table.version
+    with pytest.raises(Conflict, match="not over yet") as refusal:
+        table.rematch()
+    assert refusal.value.ja and table.state() == before and table.version == version
+
+
+def test_freeing_every_seat_revokes_every_token_and_the_host_keeps_hosting(table):
+    host = table.start_game("meow-oracle", 3, seed=1, claim_host=True)
+    tokens = [table.join(seat, name) for seat, name in enumerate(("Aki", "Bo", "Chika"))]
+    table.hand_over_host(2)
+    table.free_all_seats()
+    assert table.names() == [None, None, None] and all(table.seat_of(t) is None for t in tokens)
+    assert table.is_host(tokens[2]) and not table.is_host(host)
+    version = table.version
+    with pytest.raises(Conflict, match="already free"):
+        table.free_all_seats()
+    assert table.version == version
+
+
+def test_every_table_refusal_has_japanese_words(table):
+    refusals = []
+    for attempt in (lambda: table.join(0, "Aki"), lambda: table.undo(), lambda: table.rematch(),
+                    lambda: table.start_game("nope", 2), lambda: table.start_game("swap5", 3)):
+        with pytest.raises(TableError) as refusal:
+            attempt()
+        refusals.append(refusal.value)
+    table.start_game("swap5", 2, seed=4)
+    for attempt in (lambda: table.join(0, ""), lambda: table.join(9, "Aki"), lambda: table.free_seat(0),
+                    lambda: table.act(0, {}, "1"), lambda: table.act(0, {}, 10**6), lambda: table.hand_over_host(0)):
+        with pytest.raises(TableError) as refusal:
+            attempt()
+        refusals.append(refusal.value)
+    for refusal in refusals:
+        assert refusal.en == str(refusal) and refusal.ja and refusal.ja != refusal.en
+        assert any(ord(ch) > 0x3000 for ch in refusal.ja), refusal.ja

@@ -1,7 +1,8 @@
 """The JSON API under ``/api`` (documented in ``docs/api.md``).
 
-Every answer is JSON; every refusal is a 4xx ``{"error": "<plain words>"}`` (plus
-``"error_ja"`` when the web layer has its own Japanese wording) and changes nothing.
+Every answer is JSON; every refusal is a 4xx ``{"error": "<plain words>", "error_ja":
+"<the same in Japanese>"}`` (an engine refusal not yet worded in Japanese repeats the
+English) and changes nothing; some add a machine-readable ``"reason"``.
 How refusals map to statuses:
 
 =====  ==========================================================================
@@ -33,6 +34,7 @@ from companion.bots import LEVELS as BOT_LEVELS
 from companion.bots import NoBot
 from companion.bots import supported as bot_games_supported
 from companion.bots.seats import HINT_SECONDS_RANGE
+from companion.games.base import render_text
 from companion.table import Conflict, Forbidden, IllegalAction, NotFound, StorageError, Table, TableError
 
 from . import auth
@@ -41,18 +43,23 @@ blueprint = Blueprint("api", __name__, url_prefix="/api")
 
 
 class ApiError(Exception):
-    """A refusal worded by the web layer itself, in English and Japanese."""
+    """A refusal worded by the web layer itself, in English and Japanese, with a
+    machine-readable ``reason`` where a page acts on it."""
 
-    def __init__(self, status: int, en: str, ja: str):
+    def __init__(self, status: int, en: str, ja: str, reason: str | None = None):
         super().__init__(en)
-        self.status, self.en, self.ja = status, en, ja
+        self.status, self.en, self.ja, self.reason = status, en, ja, reason
 
 
-# The web layer's own refusals. Core errors (the table's, the engines') are English only.
+# The web layer's own refusals; the table's and the engines' carry their own words.
 NEED_TOKEN = ApiError(401, "join a seat first: this request needs your seat token",
                       "先に席に着いてください（この操作には席のトークンが必要です）")
 TOKEN_DEAD = ApiError(401, "your token does not open anything at this table any more (was your seat freed?): join again",
                       "このトークンはもう使えません（席が解放されたかもしれません）。もう一度参加してください")
+SEAT_FREED = ApiError(401, "your token does not open anything at this table any more (your seat was freed, or you left it): join again",
+                      "この席のトークンはもう使えません（席が解放されたか、席を離れました）。もう一度参加してください",
+                      reason="seat_freed")
+NOT_YOUR_SEAT = ApiError(403, "you can only leave your own seat", "離れられるのは自分の席だけです")
 HOST_ONLY = ApiError(403, "only the host can do that", "それはホストだけができます")
 HOST_HAS_NO_SEAT = ApiError(403, "you are the host but hold no seat: only seated players make moves",
                             "あなたはホストですが席がありません。手番の操作は席に着いたプレイヤーだけです")
@@ -81,7 +88,7 @@ def error_response(error: HTTPException) -> Response:
     if isinstance(error, auth.ForeignHost):
         return _refusal(status, error.description, _FOREIGN_HOST_JA)
     body = http_error_body(status, error.description or error.name)
-    return _refusal(status, body["error"], body.get("error_ja"))
+    return _refusal(status, body["error"], body["error_ja"])
 
 
 def http_error_body(status: int, description: str) -> dict:
@@ -90,14 +97,14 @@ def http_error_body(status: int, description: str) -> dict:
     if status >= 500:
         en, ja = "something went wrong inside the companion (its log says what)", "コンパニオン内部でエラーが起きました（詳細はログにあります）"
     else:
-        en, ja = _HTTP_ERRORS.get(status, (description, None))
-    return {"error": en, "error_ja": ja} if ja else {"error": en}
+        en, ja = _HTTP_ERRORS.get(status, (description, f"リクエストを受け付けられませんでした（{description}）"))
+    return {"error": en, "error_ja": ja}
 
 
-def _refusal(status: int, en: str, ja: str | None = None) -> Response:
-    body = {"error": en}
-    if ja:
-        body["error_ja"] = ja
+def _refusal(status: int, en: str, ja: str, reason: str | None = None) -> Response:
+    body = {"error": en, "error_ja": ja}
+    if reason:
+        body["reason"] = reason
     response = jsonify(body)
     response.status_code = status
     return response
@@ -105,18 +112,23 @@ def _refusal(status: int, en: str, ja: str | None = None) -> Response:
 
 @blueprint.errorhandler(ApiError)
 def _api_error(error: ApiError):
-    return _refusal(error.status, error.en, error.ja)
+    return _refusal(error.status, error.en, error.ja, error.reason)
 
 
 @blueprint.errorhandler(IllegalAction)
 def _illegal(error: IllegalAction):
-    return _refusal(422, str(error))
+    # Engines name seats with {sN} placeholders, as in their log texts; an engine not yet
+    # worded in Japanese (no ``ja``) is shown in English to Japanese pages too.
+    names = _table().names()
+    en = render_text(str(error), names)
+    ja = getattr(error, "ja", None)
+    return _refusal(422, en, render_text(ja, names) if ja else en)
 
 
 @blueprint.errorhandler(TableError)
 def _table_error(error: TableError):
     status = 404 if isinstance(error, NotFound) else 403 if isinstance(error, Forbidden) else 409 if isinstance(error, Conflict) else 400
-    return _refusal(status, str(error))
+    return _refusal(status, error.en, error.ja)
 
 
 @blueprint.errorhandler(StorageError)
@@ -134,6 +146,14 @@ def _table() -> Table:
 
 def _join_url(table: Table) -> str:
     return auth.base_url() + "/J/" + table.join_code
+
+
+def _table_answer(table: Table) -> dict:
+    """The public table with its join URL: the answer of /api/table and of the routes that
+    change the whole table."""
+    info = table.public()
+    info["join_url"] = _join_url(table)
+    return info
 
 
 @blueprint.before_request
@@ -192,6 +212,12 @@ def _require_seat(table: Table) -> int:
     return seat
 
 
+def _require_own_seat(table: Table, seat: int) -> None:
+    """The request's token must hold ``seat`` itself."""
+    if _require_seat(table) != seat:
+        raise NOT_YOUR_SEAT
+
+
 def _require_host(table: Table) -> None:
     if not auth.is_host(table, request):
         if not auth.candidate_tokens(request):
@@ -202,10 +228,22 @@ def _require_host(table: Table) -> None:
 
 def _visible_seat(table: Table) -> int | None:
     """The seat whose view the caller may read: its own, or None (the public view) for the
-    host without a seat and for visitors. A token that opens nothing is refused."""
-    if auth.candidate_tokens(request) and auth.own_token(table, request) is None:
+    host without a seat and for visitors. A seat token that opens no seat (any more) is
+    refused with the reason "seat_freed", so the phone says so instead of quietly showing
+    the public view; so is any other token that opens nothing."""
+    seat = auth.seat_of(table, request)
+    if seat is not None:
+        return seat
+    bearer = auth.bearer_token(request)
+    if bearer is not None:
+        if table.is_host(bearer):
+            return None
+        raise SEAT_FREED
+    if request.cookies.get(auth.SEAT_COOKIE):  # a freed host's seat token still hosts, but opens no seat
+        raise SEAT_FREED
+    if auth.candidate_tokens(request) and not auth.is_host(table, request):
         raise TOKEN_DEAD
-    return auth.seat_of(table, request)
+    return None
 
 
 def _svg(text: str) -> Response:
@@ -226,10 +264,7 @@ def ping():
 @blueprint.get("/table")
 def table_info():
     """The public table: seats, host, offered games, the public view, recent games."""
-    table = _table()
-    info = table.public()
-    info["join_url"] = _join_url(table)
-    return info
+    return _table_answer(_table())
 
 
 @blueprint.post("/game")
@@ -241,15 +276,9 @@ def start_game():
     claim = not table.has_host
     if not claim:
         _require_host(table)
-    try:
-        # On a table without a host the caller becomes host in the same step, so a refused start claims nothing.
-        host_token = table.start_game(game_id, players, seed, options, claim_host=claim)
-    except TableError:
-        raise
-    except ValueError as error:  # bad players, seed or options, from the engine's setup
-        raise TableError(str(error)) from None
-    info = table.public()
-    info["join_url"] = _join_url(table)
+    # On a table without a host the caller becomes host in the same step, so a refused start claims nothing.
+    host_token = table.start_game(game_id, players, seed, options, claim_host=claim)
+    info = _table_answer(table)
     if host_token is None:
         return info
     info["host_token"] = host_token
@@ -285,11 +314,54 @@ def free_seat(seat: int):
     return table.public()
 
 
+@blueprint.post("/seats/<int:seat>/leave")
+def leave(seat: int):
+    """A player frees their own seat (its token stops opening it; a host's token keeps hosting)."""
+    table = _table()
+    _body()
+    _require_own_seat(table, seat)
+    token = auth.own_token(table, request)[1]
+    table.free_seat(seat)
+    response = jsonify(_table_answer(table))
+    if request.cookies.get(auth.SEAT_COOKIE) == token:
+        response.delete_cookie(auth.SEAT_COOKIE, path="/")
+        if table.is_host(token):  # hosting stays on this phone, under the host cookie (as on join)
+            auth.set_token_cookie(response, "host", token)
+    return response
+
+
+@blueprint.post("/seats/free-all")
+def free_all_seats():
+    """The host frees every seat at once; hosting stays with the host's token."""
+    table = _table()
+    _body()
+    _require_host(table)
+    table.free_all_seats()
+    return _table_answer(table)
+
+
+@blueprint.post("/rematch")
+def rematch():
+    """The host plays the finished game again: same game, options, players and seats, a new seed."""
+    table = _table()
+    _body()
+    _require_host(table)
+    table.rematch()
+    return _table_answer(table)
+
+
 @blueprint.get("/view")
 def view():
     """The caller's view with its legal actions; the public view for the seatless."""
     table = _table()
     return table.view(_visible_seat(table))
+
+
+@blueprint.get("/log")
+def whole_log():
+    """The whole game's log as the caller may read it (same rights as /api/view)."""
+    table = _table()
+    return {"log": table.log(_visible_seat(table))}
 
 
 @blueprint.post("/actions")
@@ -308,7 +380,7 @@ def undo():
     table = _table()
     _body()
     _require_host(table)
-    table.undo()
+    table.undo(by=auth.seat_of(table, request))
     return table.view(auth.seat_of(table, request))
 
 
@@ -403,7 +475,7 @@ def _bots():
 
 def _require_game_with_bots(table: Table) -> None:
     if table.game_id is None:
-        raise NotFound("no game has been started at this table yet")
+        raise NotFound("no game has been started at this table yet", "このテーブルではまだゲームが始まっていません")
     if not bot_games_supported(table.game_id):
         raise GAME_HAS_NO_BOTS
 

@@ -148,7 +148,7 @@ class BotSeats:
             raise ValueError(f"unknown bot level {level!r} (levels: {', '.join(LEVELS)})")
         game_id = self._table.game_id
         if game_id is None:
-            raise NotFound("no game has been started at this table yet")
+            raise NotFound("no game has been started at this table yet", "このテーブルではまだゲームが始まっていません")
         if not supported(game_id):
             raise NoBot(f"{games.get(game_id).title['en']} has no bots: it follows a game played with the real components")
         with self._lock:

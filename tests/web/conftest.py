@@ -13,6 +13,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from flask import request
 
 from companion.table import Table
 from web import create_app
@@ -40,10 +41,38 @@ def table(tmp_path):
 
 
 @pytest.fixture
-def app(table):
+def refusals():
+    """Every 4xx answer under /api a test provokes, as ``(status, body)``."""
+    return []
+
+
+@pytest.fixture
+def app(table, refusals):
+    """The app. Every refusal any web test provokes must say why in English and Japanese
+    (issue 10): checked here, after each test, so a new refusal path cannot forget it."""
     app = create_app(table, keepalive_seconds=0.2, stream_seconds=2.0)
+
+    @app.after_request
+    def note_refusal(response):
+        if request.path.startswith("/api/") and 400 <= response.status_code < 500:
+            refusals.append((response.status_code, response.get_json(silent=True)))
+        return response
+
     yield app
     app.extensions["companion"].events.stop()
+    for status, body in refusals:
+        assert body_is_bilingual(status, body), (status, body)
+
+
+def body_is_bilingual(status: int, body) -> bool:
+    """Whether a refusal's JSON has both texts, the Japanese one in its own words. Only an
+    engine's refusal (422) from an engine not yet worded in Japanese repeats the English."""
+    if not isinstance(body, dict):
+        return False
+    en, ja = body.get("error"), body.get("error_ja")
+    if not (isinstance(en, str) and en and isinstance(ja, str) and ja):
+        return False
+    return ja != en or status == 422
 
 
 @pytest.fixture
