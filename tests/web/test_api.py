@@ -337,7 +337,7 @@ def test_out_of_turn_illegal_stale_and_future_actions_are_refused_with_reasons(a
     first = api.get("/api/view", token=seats[0]).json
     assert _act(api, seats[0], first["actions"][0], first["version"]).status_code == 200
     version = table.version
-    refused(_act(api, seats[0], first["actions"][1], version), 422, "not your turn", "waiting for seat 2, seat 3")
+    refused(_act(api, seats[0], first["actions"][1], version), 422, "not your turn", "waiting for P1 and P2")
     refused(_act(api, seats[1], {"type": "fly"}, version), 422, "fly")
     refused(_act(api, seats[1], "pass", version), 422, '"type"')
     refused(_act(api, seats[1], table.view(1)["actions"][0], version + 5), 409, "from the future")

@@ -83,9 +83,13 @@ def string_leaks(table, answers: dict[int | None, list]) -> list[str]:
     return found
 
 
-TABLE_FIELDS = {"version", "title", "names"}
+TABLE_FIELDS = {"version", "title", "names", "problem"}
 """What the table adds to an engine view that holds no secret: its own version number
-(the engine's moves to ``game_version``), the game's title, the seats' names."""
+(the engine's moves to ``game_version``), the game's title, the seats' names, and why it
+cannot save (a full disk), if it cannot."""
+
+TABLE_LOG_FIELDS = {"seq"}
+"""What the table adds to each log entry it keeps: its place in the game's whole log."""
 
 _MISSING = object()
 
@@ -111,6 +115,9 @@ def view_leaks(table, reader: int | None, answered: dict, where: str) -> list[st
     want["game_version"] = want.pop("version")
     want["actions"] = [] if reader is None else game.legal_actions(state, reader)
     got = {key: value for key, value in answered.items() if key not in TABLE_FIELDS}
+    if isinstance(got.get("log"), list):  # the table's copy of the engine's entries, numbered
+        got["log"] = [{key: value for key, value in entry.items() if key not in TABLE_LOG_FIELDS}
+                      if isinstance(entry, dict) else entry for entry in got["log"]]
     who = "a visitor" if reader is None else f"seat {reader}"
     return [f"{who} read in {where}: {line}" for line in differences(got, want, "view")]
 
