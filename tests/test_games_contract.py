@@ -29,10 +29,6 @@ from companion import games
 from companion.games import Game, IllegalAction
 from companion.simulate import MAX_STEPS, random_playout
 
-NOT_YET_BILINGUAL = {"lion-square", "meow-oracle"}
-"""Engines whose refusals are still English only and whose results carry no summary yet.
-Their bilingual pass removes them from here; no other game may join."""
-
 GAMES = int(os.environ.get("COMPANION_RANDOM_GAMES", "1000"))  # per game id
 DEEP_GAMES = max(1, GAMES // 40)  # per game id and player count
 
@@ -95,8 +91,7 @@ def _deep_checks(game, state, chooser, hidden_seen):
             with pytest.raises(IllegalAction) as refused:
                 game.apply(state, seat, junk)
             assert str(refused.value), "an IllegalAction must say why"
-            if game.id not in NOT_YET_BILINGUAL:
-                assert refused.value.ja, f"the refusal of {junk} has no Japanese: {refused.value}"
+            assert refused.value.ja, f"the refusal of {junk} has no Japanese: {refused.value}"
         assert game.dump(state) == dumped, "a refused action changed the state"
     waiting = set(game.to_act(state))
     for seat in range(players):
@@ -132,10 +127,9 @@ def _play(game, players, seed, deep, hidden_seen):
     result = game.result(state)
     assert set(result) >= {"winners", "scores"}
     assert all(0 <= w < players for w in result["winners"])
-    if game.id not in NOT_YET_BILINGUAL:
-        summary = result["summary"]
-        assert set(summary) == {"en", "ja"} and summary["en"].strip() and summary["ja"].strip(), summary
-        assert all(games.base.seat_ref(w) in summary["en"] and games.base.seat_ref(w) in summary["ja"] for w in result["winners"])
+    summary = result["summary"]
+    assert set(summary) == {"en", "ja"} and summary["en"].strip() and summary["ja"].strip(), summary
+    assert all(games.base.seat_ref(w) in summary["en"] and games.base.seat_ref(w) in summary["ja"] for w in result["winners"])
     assert game.view(state, None)["waiting_for"] == []
     json.dumps(game.view(state, None))
     return state, history

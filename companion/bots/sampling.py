@@ -104,12 +104,23 @@ def _sample_lion_square(state: dict, view: dict, rng: Rng) -> None:
     # A seat that has chosen its pass holds one card fewer in hand; the chosen card is hidden too.
     places = sum(public["hand_sizes"][s] + chosen[s] for s in others) + sum(public["taken"]) + public["pile"]
     _check_pool("lion-square", unseen, places)
-    deal = _dealer(unseen, rng)
+    sizes = {seat: public["hand_sizes"][seat] + chosen[seat] for seat in others}
+    known = _place_my_passes(private["passed"], set(unseen), public, me, players, sizes, rng)
+    placed = {card for cards in known.values() for card in cards}
+    deal = _dealer([card for card in unseen if card not in placed], rng)
 
     hands = [[] for _ in range(players)]
     hands[me] = list(private["hand"])
     for seat in others:
-        hands[seat] = sorted(deal(public["hand_sizes"][seat] + chosen[seat]), key=_LION_ORDER.__getitem__)
+        held = known.get(seat, []) + deal(sizes[seat] - len(known.get(seat, [])))
+        hands[seat] = sorted(held, key=_LION_ORDER.__getitem__)
+    taken = []
+    for seat, count in enumerate(public["taken"]):
+        mine = known.get(("taken", seat), [])
+        taken.append(mine + deal(count - len(mine)))
+    passed = [[] for _ in range(players)]  # what the others passed this round is unknown, and no rule reads it
+    received = [[] for _ in range(players)]
+    passed[me], received[me] = list(private["passed"]), list(private["received"])
     state.update(
         round=public["round"],
         start_player=public["start_player"],
@@ -118,9 +129,11 @@ def _sample_lion_square(state: dict, view: dict, rng: Rng) -> None:
         adjustment=public["adjustment"] or lion_square.ADJUSTMENTS,
         field=field,
         hands=hands,
-        taken=[deal(count) for count in public["taken"]],
+        taken=taken,
         pile=deal(public["pile"]),
         passes=[None] * players,
+        passed=passed,
+        received=received,
         last_round=public["last_round"],
         # Read only when a round ends, and written just before by the card that ends it.
         last_placer=None,
@@ -132,6 +145,39 @@ def _sample_lion_square(state: dict, view: dict, rng: Rng) -> None:
             state["passes"][seat] = rng.choice(lion_square.GAME.legal_actions(state, seat))["card"]
             state["hands"][seat].remove(state["passes"][seat])
     state["passes"][me] = passing
+
+
+def _place_my_passes(
+    passed: list[str], unseen: set[str], public: dict, me: int, players: int, sizes: dict, rng: Rng
+) -> dict:
+    """Where the cards this seat passed this round may be, and one such place for each that
+    it cannot see, as ``{seat: [cards]}`` (hands, a chosen pass included) and ``{("taken",
+    seat): [cards]}``. A card passed in adjustment ``a`` went to the left neighbour; each
+    adjustment finished since may have moved it one seat further left (the holder chose it).
+    Until the round's first card is put down it is still in one of those hands; after that
+    it may also have been played and taken face down. It is never in the Square pile.
+    The latest passes, the most constrained, are placed first: their places are nested
+    within those of earlier passes, so a free slot is always left (see test_sampling)."""
+    finished = len(passed)
+    playing = public["step"] not in ("pass", "start")
+    room = dict(sizes) | ({("taken", seat): count for seat, count in enumerate(public["taken"])} if playing else {})
+    placed: dict = {}
+    for adjustment in range(finished, 0, -1):
+        card = passed[adjustment - 1]
+        if card not in unseen:
+            continue
+        hops = 1 + finished - adjustment
+        holders = [(me + step) % players for step in range(1, hops + 1)]
+        places = [seat for seat in dict.fromkeys(holders) if seat != me]
+        if playing:
+            places += [("taken", seat) for seat in range(players)]
+        slots = [place for place in places for _ in range(room[place])]
+        if not slots:
+            raise NoBot("this lion-square view does not add up: a card this seat passed has nowhere to be")
+        place = rng.choice(slots)
+        room[place] -= 1
+        placed.setdefault(place, []).append(card)
+    return placed
 
 
 def _estimated_herds(public: dict, private: dict, me: int, players: int) -> list[int]:

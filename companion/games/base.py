@@ -48,22 +48,16 @@ class IllegalAction(ValueError):
     """An action the rules do not allow, saying why in plain words: ``.en`` in English and
     ``.ja`` in Japanese. ``str()`` is the English, so callers that only know one language
     keep working. Seats are named with :func:`seat_ref` placeholders, as in log texts: whoever
-    shows a refusal to a person renders it with :func:`render_text`, as it does log texts.
+    shows a refusal to a person renders it with :func:`render_text`, as it does log texts."""
 
-    ``ja`` is None only for a refusal from an engine not yet written in both languages
-    (lion-square and meow-oracle, until their pass; the contract test names them)."""
-
-    def __init__(self, en: str, ja: str | None = None) -> None:
+    def __init__(self, en: str, ja: str) -> None:
         super().__init__(en)
         self.en = en
         self.ja = ja
 
     @classmethod
-    def because(cls, why: "Words | str") -> "IllegalAction":
-        """The refusal for a reason given as ``(en, ja)`` words or, from an engine not yet
-        written in both languages, as English alone."""
-        if isinstance(why, str):
-            return cls(why)
+    def because(cls, why: Words) -> "IllegalAction":
+        """The refusal for a reason given as ``(en, ja)`` words."""
         return cls(*why)
 
 
@@ -384,8 +378,7 @@ class Game:
         """End the game with ``result``. It must hold ``winners`` and ``scores``, and
         ``summary``: ``{"en": ..., "ja": ...}``, one or two sentences naming the winners
         (with :func:`seat_list`) and, when a tie-break decided, the tie and what broke it;
-        ``lions_win: true`` too where the lions won. (lion-square and meow-oracle give no
-        summary yet: the contract test names them.)"""
+        ``lions_win: true`` too where the lions won."""
         assert "winners" in result and "scores" in result
         state["result"] = result
 
@@ -396,7 +389,7 @@ class Game:
                 f"この{state['players']}人の卓に席 {seat!r} はありません",
             )
 
-    def _explain_not_your_turn(self, state: dict, seat: int) -> Words | str:
+    def _explain_not_your_turn(self, state: dict, seat: int) -> Words:
         """Why ``seat``, not among ``to_act``, cannot act, naming whom the step waits for."""
         waiting = self._waiting_for(state) or self._to_act(state)
         if not waiting:
@@ -478,9 +471,9 @@ class Game:
             return False
         return _same_types(found, action)
 
-    def _explain(self, state: dict, seat: int, action: dict) -> Words | str | None:
+    def _explain(self, state: dict, seat: int, action: dict) -> Words | None:
         """Why ``action`` is illegal for ``seat``, naming the rule it breaks, as ``(en, ja)``
-        words (English alone still passes, from engines not yet written in both languages).
+        words.
         ``action`` is well shaped (see action_fields): what is left to explain is a field's
         value (say so plainly when it has the wrong JSON type, e.g. "'cell' must be [row,
         column]") or the rule it breaks."""

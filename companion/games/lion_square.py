@@ -18,7 +18,7 @@ from itertools import islice
 from operator import itemgetter
 from pathlib import Path
 
-from .base import Game, seat_ref
+from .base import Game, Words, seat_list, seat_ref
 from .rng import Rng
 
 _DECK_FILE = Path(__file__).parent / "data" / "lion-square-deck.json"
@@ -172,12 +172,12 @@ def _checked_field(field) -> tuple[list[list[int | None]], int]:
 
 
 def _card_names(card: str) -> tuple[str, str]:
-    """A card as people say it: ``("Lion 3", "ライオン3")``, ``("Gazelle", "ガゼル")``."""
+    """A card as people say it: ``("Lion 3", "ライオンの3")``, ``("Gazelle", "ガゼル")``."""
     color = _COLOR[card]
     if color is None:
         return "Gazelle", "ガゼル"
     en, ja = _NAMES[color]
-    return f"{en} {_VALUE[card]}", f"{ja}{_VALUE[card]}"
+    return f"{en} {_VALUE[card]}", f"{ja}の{_VALUE[card]}"
 
 
 _CARD_NAMES = {card: _card_names(card) for card in _COLOR}
@@ -245,6 +245,8 @@ class LionSquare(Game):
         state["field"] = []
         state["taken"] = [[] for _ in range(players)]
         state["passes"] = [None] * players
+        state["passed"] = [[] for _ in range(players)]
+        state["received"] = [[] for _ in range(players)]
         state["adjustment"] = 1
         state["step"] = "pass"
         state["turn"] = None
@@ -307,7 +309,17 @@ class LionSquare(Game):
             self.log(
                 state, f"Game over: {who} {verb} with a herd of {best}", f"ゲーム終了：{who}の勝ち（群れ{best}頭）"
             )
-        self.finish(state, {"winners": winners, "scores": scores, "lions_win": lions_win, "rounds": state["round"]})
+        en, ja = _summary(winners, herds, lions_win)
+        self.finish(
+            state,
+            {
+                "winners": winners,
+                "scores": scores,
+                "lions_win": lions_win,
+                "rounds": state["round"],
+                "summary": {"en": en, "ja": ja},
+            },
+        )
 
     # ------------------------------------------------------------------ whose move, which moves
 
@@ -376,9 +388,13 @@ class LionSquare(Game):
         if None in passes:
             return
         private = {}
+        passed = _own(state, "passed")
+        received = _own(state, "received")
         for giver, card in enumerate(passes):
             receiver = (giver + 1) % players
             hands[receiver] = sorted([*hands[receiver], card], key=_ORDER.__getitem__)
+            passed[giver] = [*passed[giver], card]
+            received[receiver] = [*received[receiver], card]
             got_en, got_ja = _CARD_NAMES[card]
             gave_en, gave_ja = _CARD_NAMES[passes[receiver]]
             private[receiver] = (
@@ -474,10 +490,10 @@ class LionSquare(Game):
         # a playout checks one action per step, and the list of plays is long.
         return self._problem(state, seat, action) is None
 
-    def _explain(self, state: dict, seat: int, action: dict) -> str:
+    def _explain(self, state: dict, seat: int, action: dict) -> Words:
         return self._problem(state, seat, action)
 
-    def _problem(self, state: dict, seat: int, action: dict) -> str | None:
+    def _problem(self, state: dict, seat: int, action: dict) -> Words | None:
         """Why the (well-shaped) ``action`` breaks the rules, naming the rule; None when it
         is legal. The one statement of what a single move must satisfy: _legal_actions lists
         exactly the actions this lets through (the tests check that the two agree)."""
@@ -489,12 +505,19 @@ class LionSquare(Game):
             return _take_problem(state["field"], action)
         card = action["card"]
         if type(card) is not str:
-            return f'a {kind} action needs "card", a card id such as "lion-3", not {card!r}'
+            return (
+                f'a {kind!r} action needs "card", a card id such as "lion-3", not {card!r}',
+                f'{kind!r} の行動の "card" には "lion-3" のようなカードIDを入れてください({card!r} は使えません)',
+            )
         if card not in _COLOR:
-            return f"there is no card {card!r} in Lion Square (cards look like 'lion-3' or 'gazelle-1')"
+            return (
+                f"there is no card {card!r} in Lion Square (card ids look like 'lion-3' or 'gazelle-1')",
+                f"らいおんスクエアに {card!r} というカードはありません(カードIDは 'lion-3' や 'gazelle-1' の形です)",
+            )
         hand = state["hands"][seat]
         if card not in hand:
-            return f"you do not hold {card}"
+            en, ja = _CARD_NAMES[card]
+            return f"you do not hold {en}", f"{ja}は手札にありません"
         if kind == "pass":
             return _pass_problem(hand, card)
         cell = action["cell"]
@@ -540,6 +563,9 @@ class LionSquare(Game):
             "hand": list(state["hands"][seat]),
             "herd": state["herds"][seat],
             "passing": state["passes"][seat],
+            # This round's finished hand adjustments, in pass order: the log that says so scrolls away.
+            "passed": list(state["passed"][seat]),
+            "received": list(state["received"][seat]),
             "side": SIDES[seat],
         }
 
@@ -557,8 +583,9 @@ class LionSquare(Game):
 
     def _scramble(self, state: dict, seat: int | None, rng: Rng) -> None:
         """Shuffle among themselves: the Square pile, the face-down taken cards (everyone's:
-        only their counts show), the hands and chosen passes of the other seats; and, while the
-        game is on, the other seats' herd values."""
+        only their counts show), the hands and chosen passes of the other seats; the cards the
+        other seats passed and received this round (their records, not components); and, while
+        the game is on, the other seats' herd values."""
         others = [s for s in range(state["players"]) if s != seat]
         hidden = list(state["pile"])
         for cards in state["taken"]:
@@ -581,6 +608,14 @@ class LionSquare(Game):
             hands[other] = sorted(deal(len(hands[other])), key=_ORDER.__getitem__)
             if passes[other] is not None:
                 passes[other] = deal(1)[0]
+        records = [state[key][other] for key in ("passed", "received") for other in others]
+        swapped = [card for cards in records for card in cards]
+        rng.shuffle(swapped)
+        stream = iter(swapped)
+        for key in ("passed", "received"):
+            lists = _own(state, key)
+            for other in others:
+                lists[other] = list(islice(stream, len(lists[other])))
         if state["result"] is None:
             herds = _own(state, "herds")
             shuffled = [herds[other] for other in others]
@@ -739,83 +774,148 @@ def _damage_cell(card: str | None) -> dict | None:
     return {"gazelle": True} if color is None else {"color": color, "n": _VALUE[card]}
 
 
-def _wrong_step(step: str, kind: str, adjustment: int) -> str:
+def _summary(winners: list[int], herds: list[int], lions_win: bool) -> Words:
+    """The result in a sentence or two: the lions' win, the winner, or the herds that tie for
+    the lead (the book breaks no tie: tied players share the win)."""
+    if lions_win:
+        return (
+            "The lions win: every herd fell to 0 or below. Nobody wins.",
+            "ライオンの勝ち：すべての群れが0頭以下になりました。勝者はいません。",
+        )
+    en, ja = seat_list(winners)
+    best = herds[winners[0]]
+    if len(winners) == 1:
+        return f"{en} wins with a herd of {best}.", f"{ja}が群れ{best}頭で勝ちました。"
+    return (
+        f"{en} share the win with herds of {best} each.",
+        f"{ja}が群れ{best}頭で並び、勝ちを分け合いました。",
+    )
+
+
+def _wrong_step(step: str, kind: str, adjustment: int) -> Words:
     """Why an action of type ``kind`` is not what ``step`` asks for."""
     if step == "pass":
         return (
             f"the hand adjustment comes first: every player passes one card to the left, "
-            f"{ADJUSTMENTS} times (now pass {adjustment} of {ADJUSTMENTS}); use 'pass'"
+            f"{ADJUSTMENTS} times (now pass {adjustment} of {ADJUSTMENTS}); use 'pass'",
+            f"まず手札の調整です：全員が左隣にカードを1枚渡します。これを{ADJUSTMENTS}回行います"
+            f"(いまは{ADJUSTMENTS}回中{adjustment}回目)。'pass' を使ってください",
         )
     if step == "start":
-        return "the start player first puts any card from hand in the centre: use 'place' with the cell [0, 0]"
+        return (
+            "the start player first puts any card from hand in the centre: use 'place' with the cell [0, 0]",
+            "まずスタートプレイヤーが手札から好きなカードを1枚中央に出します：'place' でマス [0, 0] を指定してください",
+        )
     if step == "place":
         return (
-            "you took a line: now place any card from your hand next to the field, obeying only [1] and [2] ('place')"
+            "you took a line: now place any card from your hand next to the field, obeying only [1] and [2] ('place')",
+            "列を取ったので、手札から好きなカードを1枚、[1]と[2]だけに従って場に出します('place')",
         )
     if kind == "place":
         return (
             "you may place a card of any colour only right after taking a line; "
-            "now 'play' a card obeying [1]-[4] or 'take' a line"
+            "now 'play' a card obeying [1]-[4] or 'take' a line",
+            "どの色のカードでも出せるのは列を取った直後だけです。"
+            "いまは[1]~[4]に従ってカードを出す('play')か、列を取って('take')ください",
         )
-    return "the hand adjustment is over: 'play' a card or 'take' a line"
+    return (
+        "the hand adjustment is over: 'play' a card or 'take' a line",
+        "手札の調整は終わりました：カードを出す('play')か、列を取って('take')ください",
+    )
 
 
-def _pass_problem(hand: list[str], card: str) -> str | None:
+def _pass_problem(hand: list[str], card: str) -> Words | None:
     """Why passing ``card`` (held) breaks the hand adjustment's rule; None if it does not."""
     most = _most_held(hand)
     if card in most:
         return None
     colors = list(dict.fromkeys(_COLOR[c] for c in most))  # the hand is in deck order
     count = sum(1 for c in hand if _COLOR[c] == colors[0])
+    card_en, card_ja = _CARD_NAMES[card]
     return (
         f"hand adjustment: you must pass a card of the colour you hold most "
-        f"({' or '.join(colors)}, {count} card{'s' if count > 1 else ''} each); {card} is not one"
+        f"({' or '.join(_NAMES[c][0] for c in colors)}, {count} card{'s' if count > 1 else ''} each); "
+        f"{card_en} is not one",
+        f"手札の調整では、手札でもっとも多い色のカードを渡します"
+        f"({'か'.join(_NAMES[c][1] for c in colors)}、各{count}枚)。{card_ja}はそうではありません",
     )
 
 
-def _take_problem(field: list, action: dict) -> str | None:
+def _take_problem(field: list, action: dict) -> Words | None:
     """Why a take of ``action``'s row or column is not allowed; None if it is: the line
     must hold a card."""
     key = "row" if "row" in action else "column"
+    key_ja = "行" if key == "row" else "列"
     index = action[key]
     if type(index) is not int:
-        return f"the {key} must be a whole number, not {index!r}"
+        return (
+            f"the {key} must be a whole number, not {index!r}",
+            f"{key_ja}('{key}')は整数で指定してください({index!r} は使えません)",
+        )
     axis = 0 if key == "row" else 1
     lines = sorted({entry[axis] for entry in field})
     if index in lines:
         return None
-    return f"{key} {index} of the field holds no card; take a {key} that holds at least one ({key}s now: {lines})"
+    return (
+        f"{key} {index} of the field holds no card; take a {key} that holds at least one ({key}s now: {lines})",
+        f"場の{key_ja} {index} にはカードがありません。カードが1枚以上ある{key_ja}を取ってください"
+        f"(いまある{key_ja}: {lines})",
+    )
 
 
-def _cell_problem(field: list, kind: str, card: str, cell) -> str | None:
+def _cell_problem(field: list, kind: str, card: str, cell) -> Words | None:
     """Which rule putting ``card`` (held) on ``cell`` breaks, in words; None if none does.
     A "place" obeys [1] and [2] only; a "play" also [3] and [4]."""
     if not (type(cell) is list and len(cell) == 2 and all(type(x) is int for x in cell)):
-        return f'the "cell" must be [row, column], two whole numbers, not {cell!r}'
+        return (
+            f'the "cell" must be [row, column], two whole numbers, not {cell!r}',
+            f'"cell" は [行, 列] の2つの整数で指定してください({cell!r} は使えません)',
+        )
     r, c = cell
     if not field:
-        return None if (r, c) == (0, 0) else f"the field is empty: the first card goes at [0, 0], not [{r}, {c}]"
+        if (r, c) == (0, 0):
+            return None
+        return (
+            f"the field is empty: the first card goes at [0, 0], not [{r}, {c}]",
+            f"場にカードがありません：最初のカードは [{r}, {c}] ではなく [0, 0] に出します",
+        )
     where = {(fr, fc): fcard for fr, fc, fcard in field}
     if (r, c) in where:
-        return f"rule [1]: the cell [{r}, {c}] already holds {where[(r, c)]}; cards are never stacked"
+        held_en, held_ja = _CARD_NAMES[where[(r, c)]]
+        return (
+            f"rule [1]: the cell [{r}, {c}] already holds {held_en}; cards are never stacked",
+            f"ルール[1]：マス [{r}, {c}] にはもう{held_ja}があります。カードは重ねられません",
+        )
     around = [where[(r + dr, c + dc)] for dr, dc in _NEIGHBOURS if (r + dr, c + dc) in where]
     if not around:
-        return f"rule [1]: the cell [{r}, {c}] touches no card; a card goes above, below, left or right of one"
+        return (
+            f"rule [1]: the cell [{r}, {c}] touches no card; a card goes above, below, left or right of one",
+            f"ルール[1]：マス [{r}, {c}] はどのカードにも隣接していません。場のカードの上下左右に出します",
+        )
     top, bottom, left, right = _box([*where, (r, c)])
     if bottom - top >= 3 or right - left >= 3:
         return (
             f"rule [2]: a card at [{r}, {c}] would make the field {bottom - top + 1} tall and "
-            f"{right - left + 1} wide; it must fit in a 3×3 square"
+            f"{right - left + 1} wide; it must fit in a 3×3 square",
+            f"ルール[2]：マス [{r}, {c}] に出すと場が縦{bottom - top + 1}枚、横{right - left + 1}枚になります。"
+            f"場は縦横3枚までです",
         )
     color = _COLOR[card]
     if kind == "place" or color is None or any(_COLOR[x] == color for x in around):
         return None  # a gazelle needs no colour; rule [4] (touching its colour) implies [3]
+    color_en, color_ja = _NAMES[color]
     if all(_COLOR[x] != color for x in where.values()):
         return (
-            f"rule [3]: no {color} is on the field, and only colours already there may be played "
-            f"(a new colour comes in only with the card placed after taking a line)"
+            f"rule [3]: no {color_en} is on the field, and only colours already there may be played "
+            f"(a new colour comes in only with the card placed after taking a line)",
+            f"ルール[3]：場に{color_ja}がありません。場にある色のカードしか出せません"
+            f"(新しい色を出せるのは列を取った後の1枚だけです)",
         )
-    return f"rule [4]: {card} must touch a {color} card, and [{r}, {c}] does not"
+    card_en, card_ja = _CARD_NAMES[card]
+    return (
+        f"rule [4]: {card_en} must touch a {color_en} card, and [{r}, {c}] does not",
+        f"ルール[4]：{card_ja}は同じ色({color_ja})のカードに隣接させて出しますが、マス [{r}, {c}] は隣接していません",
+    )
 
 
 GAME = LionSquare()

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .base import Game, seat_ref
+from .base import Game, Words, seat_list, seat_ref
 from .rng import Rng
 
 COLOURS = ("red", "blue", "green")
@@ -134,11 +134,6 @@ CARD_EN = {card_id: f"{card['color']} {card['n']}" for card_id, card in CARD.ite
 CARD_JA = {card_id: f"{COLOUR_JA[card['color']]}の{card['n']}" for card_id, card in CARD.items()}
 CELL_EN = tuple(f"row {cell // 3 + 1}, column {cell % 3 + 1}" for cell in range(CELLS))
 CELL_JA = tuple(f"{cell // 3 + 1}行{cell % 3 + 1}列" for cell in range(CELLS))
-
-
-def _seat_en(seat: int) -> str:
-    """A seat as people count them (seat 0 is "seat 1"), as the base's messages do."""
-    return f"seat {seat + 1}"
 
 
 class MeowOracle(Game):
@@ -358,6 +353,7 @@ class MeowOracle(Game):
         names = ", ".join(seat_ref(seat) for seat in winners)
         most = wins[winners[0]]
         self.log(state, f"Game over: {names} won with {most} wins", f"ゲーム終了: 勝者は{names}（{most}勝）")
+        en, ja = _summary(winners, wins, last_totals)
         self.finish(
             state,
             {
@@ -367,6 +363,7 @@ class MeowOracle(Game):
                     str(seat): [record["points"][seat]["total"] for record in state["history"]]
                     for seat in range(state["players"])
                 },
+                "summary": {"en": en, "ja": ja},
             },
         )
 
@@ -377,39 +374,49 @@ class MeowOracle(Game):
         # a playout checks one action on every step.
         return self._problem(state, seat, action) is None
 
-    def _explain(self, state: dict, seat: int, action: dict) -> str:
+    def _explain(self, state: dict, seat: int, action: dict) -> Words:
         return self._problem(state, seat, action)
 
-    def _problem(self, state: dict, seat: int, action: dict) -> str | None:
+    def _problem(self, state: dict, seat: int, action: dict) -> Words | None:
         """Why the (well-shaped) ``action`` breaks the rules, naming the rule; None when it
         is legal. The one statement of what a single action must satisfy: _legal_actions
         lists exactly the actions this lets through (the tests check that the two agree).
         Each step is named after the one action type it takes."""
         kind = action["type"]
         if kind != state["step"]:
-            return f"you cannot {kind} now: {self._step_text(state)}"
+            now_en, now_ja = self._step_text(state)
+            return f"you cannot {kind} now: {now_en}", f"いまは {kind!r} はできません：{now_ja}"
         if kind == "reveal":
             return self._reveal_problem(state, seat, action)
         if kind == "give":
             return self._give_problem(state, seat, action["card"], action["to"])
         return self._place_problem(state, seat, action["card"], action["cell"])
 
-    def _step_text(self, state: dict) -> str:
+    def _step_text(self, state: dict) -> Words:
         """What the game is waiting for, in words."""
-        turn = _seat_en(state["turn"])
+        turn = seat_ref(state["turn"])
         if state["step"] == "reveal":
             left = self._reveal_count(state, state["turn"]) - len(state["revealed"])
-            return f"{turn} is revealing cards ({left} more to reveal)"
+            return (
+                f"{turn} is revealing cards ({left} more to reveal)",
+                f"{turn}がカードを表にしているところです(あと{left}枚)",
+            )
         if state["step"] == "give":
-            return f"{turn} is handing out the revealed cards"
-        return "the handed-out cards are being placed"
+            return f"{turn} is handing out the revealed cards", f"{turn}が表にしたカードを配っているところです"
+        return "the handed-out cards are being placed", "配られたカードをエリアに置いているところです"
 
-    def _reveal_problem(self, state: dict, seat: int, action: dict) -> str | None:
+    def _reveal_problem(self, state: dict, seat: int, action: dict) -> Words | None:
         if "from" in action:
             if action["from"] != "aside":
-                return f'"from" can only be "aside" (your set-aside pile), not {action["from"]!r}'
+                return (
+                    f'"from" can only be "aside" (your set-aside pile), not {action["from"]!r}',
+                    f'"from" には "aside"(横によけたカード)しか入れられません({action["from"]!r} は使えません)',
+                )
             if not state["aside"][seat]:
-                return "rule 1: your set-aside pile is empty, so there is nothing to reveal from it"
+                return (
+                    "rule 1: your set-aside pile is empty, so there is nothing to reveal from it",
+                    "ルール1：横によけたカードがないので、そこから表にするカードはありません",
+                )
             return None
         cell, problem = _parse_cell(action["cell"])
         if problem:
@@ -417,35 +424,60 @@ class MeowOracle(Game):
         if state["down"][seat][cell]:
             return None
         if state["up"][seat][cell] is not None:
-            return f"rule 1: the card at {CELL_EN[cell]} is already face up; reveal a face-down card"
-        return f"the cell at {CELL_EN[cell]} is empty: there is no face-down card there to reveal"
+            return (
+                f"rule 1: the card at {CELL_EN[cell]} is already face up; reveal a face-down card",
+                f"ルール1：{CELL_JA[cell]}のカードはもう表向きです。裏向きのカードを選んでください",
+            )
+        return (
+            f"the cell at {CELL_EN[cell]} is empty: there is no face-down card there to reveal",
+            f"{CELL_JA[cell]}は空いています：表にする裏向きのカードがありません",
+        )
 
-    def _give_problem(self, state: dict, seat: int, card: Any, to: Any) -> str | None:
+    def _give_problem(self, state: dict, seat: int, card: Any, to: Any) -> Words | None:
         if type(card) is not str or card not in state["revealed"]:
-            waiting = ", ".join(state["revealed"])
-            return f"{card!r} is not among the revealed cards waiting to be handed out ({waiting})"
+            waiting_en = ", ".join(CARD_EN[c] for c in state["revealed"])
+            waiting_ja = "、".join(CARD_JA[c] for c in state["revealed"])
+            return (
+                f"{card!r} is not among the revealed cards waiting to be handed out ({waiting_en})",
+                f"{card!r} は配るのを待っている公開したカード({waiting_ja})の中にありません",
+            )
         players = state["players"]
         if type(to) is not int or not 0 <= to < players:
-            return f'"to" must be a seat number from 0 to {players - 1}, not {to!r}'
+            return (
+                f'"to" must be a seat number from 0 to {players - 1}, not {to!r}',
+                f'"to" には0から{players - 1}までの席番号を入れてください({to!r} は使えません)',
+            )
         if to in state["owed"]:
             return None
+        who = seat_ref(to)
         if to not in self._recipients(state, seat):  # only with 4 players: the seat before you
             return (
                 f"rule 2: the revealed cards go to yourself, the next player and the one after; "
-                f"{_seat_en(to)} receives none on this turn"
+                f"{who} receives none on this turn",
+                f"ルール2：公開したカードは自分、時計回りに次のプレイヤー、その次のプレイヤーに渡します。"
+                f"この手番で{who}には渡しません",
             )
-        return f"rule 2: {_seat_en(to)} has already been handed all the cards owed this turn"
+        return (
+            f"rule 2: {who} has already been handed all the cards owed this turn",
+            f"ルール2：{who}にはこの手番で渡す分をもう渡しました",
+        )
 
-    def _place_problem(self, state: dict, seat: int, card: Any, cell: Any) -> str | None:
+    def _place_problem(self, state: dict, seat: int, card: Any, cell: Any) -> Words | None:
         mine = state["to_place"][seat]
         if type(card) is not str or card not in mine:
-            return f"you have no {card!r} to place (yours: {', '.join(mine)})"
+            return (
+                f"you have no {card!r} to place (yours: {', '.join(CARD_EN[c] for c in mine)})",
+                f"置くカードに {card!r} はありません(あなたが置くカード: {'、'.join(CARD_JA[c] for c in mine)})",
+            )
         cell, problem = _parse_cell(cell)
         if problem:
             return problem
         if state["up"][seat][cell] is None:
             return None
-        return f"rule 3: a card may not go on a face-up card, and {CELL_EN[cell]} holds one"
+        return (
+            f"rule 3: a card may not go on a face-up card, and {CELL_EN[cell]} holds one",
+            f"ルール3：表向きのカードの場所には置けません。{CELL_JA[cell]}には表向きのカードがあります",
+        )
 
     # ------------------------------------------------------------------ views
 
@@ -574,14 +606,50 @@ def next_start_player(totals: list[int], start: int) -> int:
     return next(seat for seat in order if totals[seat] == lowest)
 
 
-def _parse_cell(value: Any) -> tuple[int | None, str | None]:
+def _parse_cell(value: Any) -> tuple[int | None, Words | None]:
     """``(cell number, None)`` for a ``[row, column]`` inside the area, else ``(None, why not)``."""
     if type(value) is list and len(value) == 2 and type(value[0]) is int and type(value[1]) is int:
         row, column = value
         if 0 <= row < 3 and 0 <= column < 3:
             return row * 3 + column, None
-        return None, f"the cell {value} is outside the 3 × 3 area (rows and columns are 0, 1 and 2)"
-    return None, f'a cell is [row, column] with whole numbers 0 to 2, not {value!r}'
+        return None, (
+            f"the cell {value} is outside the 3 × 3 area (rows and columns are 0, 1 and 2)",
+            f"マス {value} は3×3のエリアの外です(行と列は0、1、2)",
+        )
+    return None, (
+        f"a cell is [row, column] with whole numbers 0 to 2, not {value!r}",
+        f"マスは [行, 列] を0から2の整数で指定してください({value!r} は使えません)",
+    )
+
+
+def _summary(winners: list[int], wins: list[int], last_totals: list[int]) -> Words:
+    """The result in a sentence or two: the most wins and, when several seats tied on them,
+    what the round-2 total decided (a win for the highest, or a shared win)."""
+    most = wins[winners[0]]
+    best = last_totals[winners[0]]
+    wins_en = f"{most} win{'' if most == 1 else 's'}"
+    tied = [seat for seat, count in enumerate(wins) if count == most]
+    who_en, who_ja = seat_list(winners)
+    if len(tied) == 1:
+        return f"{who_en} wins with {wins_en}.", f"{who_ja}が{most}勝で勝ちました。"
+    tied_en, tied_ja = seat_list(tied)
+    beaten = [seat for seat in tied if seat not in winners]
+    if not beaten:
+        return (
+            f"{tied_en} tied on {wins_en} and on their round-2 totals of {best}, and share the win.",
+            f"{tied_ja}が{most}勝で並び、2ラウンド目の合計点も{best}点で同じなので、ともに勝者です。",
+        )
+    beaten_en = " and ".join(f"{seat_ref(seat)}'s {last_totals[seat]}" for seat in beaten)
+    beaten_ja = "、".join(f"{seat_ref(seat)}の{last_totals[seat]}点" for seat in beaten)
+    if len(winners) == 1:
+        return (
+            f"{tied_en} tied on {wins_en}; {who_en}'s round-2 total of {best} beat {beaten_en}.",
+            f"{tied_ja}が{most}勝で並び、2ラウンド目の合計点{best}点で{beaten_ja}を上回った{who_ja}の勝ちです。",
+        )
+    return (
+        f"{tied_en} tied on {wins_en}; {who_en} share the win with round-2 totals of {best}, beating {beaten_en}.",
+        f"{tied_ja}が{most}勝で並び、2ラウンド目の合計点{best}点で{beaten_ja}を上回った{who_ja}がともに勝者です。",
+    )
 
 
 GAME = MeowOracle()

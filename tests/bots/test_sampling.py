@@ -9,7 +9,10 @@ for each seat that may act, states are sampled from that seat's view and
 * over all samples, the hidden cards land where they truly are no more often than chance:
   for every hidden place (another seat's hand, a face-down cell, a pile), the overlap of the
   sampled cards with the true ones averages |place| * |place| / |unseen cards|, as for a
-  uniform deal. A sampler that peeked would overlap far more.
+  uniform deal. A sampler that peeked would overlap far more. The cards a Lion Square seat
+  passed this round are left out of that count: the seat knows where they went;
+* those passed cards are never sampled into the Square pile, and the latest one, until the
+  round's first card is down, is in the left neighbour's hand.
 """
 
 import random
@@ -59,19 +62,47 @@ def test_samples_agree_with_the_view_and_guess_hidden_cards_no_better_than_chanc
     overlap = expected = 0.0
     for state, seat in positions(game, players, 60, seed=players):
         view = game.view(state, seat)
+        known = set(view["private"]["passed"]) if game_id == "lion-square" else set()
         truth = hidden_places(game_id, state, seat)
-        unseen = sum(len(cards) for cards in truth)
+        unseen = sum(len(set(cards) - known) for cards in truth)
         for _ in range(5):
             sample = sample_state(game, view, rng)
             assert game.view(sample, seat) == view
             assert game.legal_actions(sample, seat) == game.legal_actions(state, seat)
             assert game.components(sample) == game.components(state)
+            if known:
+                _assert_passes_placed_honestly(state, sample, seat, view)
             for guessed, true in zip(hidden_places(game_id, sample, seat), truth, strict=True):
                 assert len(guessed) == len(true)
-                overlap += len(set(guessed) & set(true))
-                expected += len(true) * len(true) / unseen if unseen else 0
+                guessed, true = set(guessed) - known, set(true) - known
+                overlap += len(guessed & true)
+                expected += len(guessed) * len(true) / unseen if unseen else 0
     assert expected > 50, "too few hidden cards to judge"
     assert 0.85 < overlap / expected < 1.15
+
+
+def _assert_passes_placed_honestly(state, sample, seat, view):
+    passed = view["private"]["passed"]
+    assert not set(passed) & set(sample["pile"]), "a card this seat passed was sampled into the Square pile"
+    latest = passed[-1]
+    left = (seat + 1) % state["players"]
+    if state["step"] in ("pass", "start") and latest in state["hands"][left]:
+        assert latest in sample["hands"][left] or latest == sample["passes"][left]
+
+
+def test_lion_square_samples_put_the_last_card_passed_with_the_left_neighbour():
+    game = games.get("lion-square")
+    state = game.setup(3, 4)
+    for _ in range(3):  # one hand adjustment, every seat passing its first choice
+        for seat in range(3):
+            state = game.apply(state, seat, game.legal_actions(state, seat)[0])
+    view = game.view(state, 0)
+    assert len(view["private"]["passed"]) == 3 and len(view["private"]["received"]) == 3
+    rng = Rng.from_seed(3)
+    for _ in range(20):
+        sample = sample_state(game, view, rng)
+        assert view["private"]["passed"][-1] in sample["hands"][1]
+        assert game.view(sample, 0) == view
 
 
 def test_a_view_from_another_version_of_the_game_is_refused_plainly():

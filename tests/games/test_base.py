@@ -39,7 +39,7 @@ class Toy(Game):
 
     def _explain(self, state, seat, action):
         self.asked.append(action)
-        return "a rule says no"
+        return "a rule says no", "ルールによりできません"
 
 
 @pytest.mark.parametrize(
@@ -169,8 +169,6 @@ def test_a_refusal_speaks_english_and_japanese_and_str_stays_english():
         game.check(state, 0, {"type": "fly"})
     assert str(refused.value) == refused.value.en == "unknown action type 'fly' (allowed now: done, take)"
     assert refused.value.ja == "'fly' という行動はありません(いまできる行動: done, take)"
-    # an engine not yet bilingual still explains in English alone
-    assert IllegalAction.because("a rule says no").ja is None
     assert IllegalAction.because(("no", "だめ")).ja == "だめ"
 
 

@@ -6,6 +6,7 @@ the table it is about. Card ids are ``"<species>-<n>"`` and ``"gazelle-1"``/``"g
 
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -121,10 +122,13 @@ def _do(state, seat, kind, **fields):
     return GAME.apply(state, seat, {"type": kind, **fields})
 
 
-def _refused(state, seat, action, message):
+def _refused(state, seat, action, message, ja=None):
+    """Assert ``action`` is refused with ``message`` (a regular expression), and with Japanese
+    matching ``ja`` when given (some Japanese in any case), and changes nothing."""
     before = GAME.dump(state)
-    with pytest.raises(IllegalAction, match=message):
+    with pytest.raises(IllegalAction, match=message) as refused:
         GAME.apply(state, seat, action)
+    assert refused.value.ja and re.search(ja or ".", refused.value.ja), refused.value.ja
     assert GAME.dump(state) == before
 
 
@@ -155,7 +159,13 @@ def test_setup_deals_the_hands_and_shuffles_the_rest_with_the_gazelles_into_the_
 def test_hand_adjustment_must_pass_a_card_of_the_colour_held_most():
     state = _table(step="pass", turn=None, hands=[["lion-1", "lion-2", "hyena-0"], ["hyena-1"], ["hyena-2"]])
     assert GAME.legal_actions(state, 0) == [{"type": "pass", "card": "lion-1"}, {"type": "pass", "card": "lion-2"}]
-    _refused(state, 0, {"type": "pass", "card": "hyena-0"}, "must pass a card of the colour you hold most .lion, 2")
+    _refused(
+        state,
+        0,
+        {"type": "pass", "card": "hyena-0"},
+        "must pass a card of the colour you hold most .Lion, 2 cards each.; Hyena 0 is not one",
+        "もっとも多い色.*ライオン、各2枚.*ハイエナの0はそうではありません",
+    )
 
 
 def test_hand_adjustment_with_tied_colours_allows_any_of_them():
@@ -173,6 +183,49 @@ def test_hand_adjustment_choices_are_simultaneous_and_secret_until_all_have_chos
     for seat in (None, 0, 2):
         assert "hyena-1" not in json.dumps(GAME.view(state, seat)), f"seat {seat} sees the choice"
     _refused(state, 1, {"type": "pass", "card": "hyena-1"}, "not your turn")
+
+
+def test_each_seat_keeps_what_it_passed_and_received_this_round_and_nobody_else_sees_it():
+    state = _table(
+        step="pass",
+        turn=None,
+        hands=[["lion-1", "lion-2"], ["hyena-1", "hyena-2"], ["cheetah-1", "cheetah-2"]],
+    )
+    for seat, card in enumerate(["lion-1", "hyena-1", "cheetah-1"]):
+        state = _do(state, seat, "pass", card=card)
+    for seat, card in enumerate(["cheetah-1", "lion-1", "hyena-1"]):  # each passes on what it got
+        state = _do(state, seat, "pass", card=card)
+    mine = GAME.view(state, 0)["private"]
+    assert mine["passed"] == ["lion-1", "cheetah-1"] and mine["received"] == ["cheetah-1", "hyena-1"]
+    assert GAME.view(state, 1)["private"]["passed"] == ["hyena-1", "lion-1"]
+    for seat in (None, 1, 2):
+        view = GAME.view(state, seat)
+        assert view["private"] is None or view["private"]["passed"] != mine["passed"]
+        assert "lion-1" not in json.dumps(view["public"])
+
+
+def test_what_was_passed_is_forgotten_when_the_next_round_is_dealt():
+    hands = [["cheetah-3", "gazelle-1"], ["leopard-5"], ["gazelle-2"]]
+    state = _table(3, hands=hands, field=EIGHT, taken=[[], ["leopard-0", "leopard-1", "leopard-2"], []])
+    state.update(passed=[["lycaon-5"], ["hyena-5"], ["lion-5"]], received=[["lion-5"], ["lycaon-5"], ["hyena-5"]])
+    assert GAME.view(state, 0)["private"]["passed"] == ["lycaon-5"]
+    state = _do(state, 0, "play", card="cheetah-3", cell=[2, 2])
+    assert state["round"] == 2
+    assert GAME.view(state, 0)["private"]["passed"] == [] and GAME.view(state, 0)["private"]["received"] == []
+
+
+def test_every_text_names_cards_in_words_never_by_id():
+    card_id = re.compile(r"\b(lion|leopard|cheetah|hyena|lycaon|gazelle)-\d")
+    chooser = random.Random(5)
+    for seed in range(3):
+        state = GAME.setup(3 + seed % 2, seed)
+        while not GAME.is_over(state):
+            seat = chooser.choice(GAME.to_act(state))
+            for entry in state["log"]:
+                texts = [entry["text"] or {}] + list(entry.get("to", {}).values())
+                assert not any(card_id.search(text) for words in texts for text in words.values()), entry
+            state = GAME.apply(state, seat, chooser.choice(GAME.legal_actions(state, seat)))
+    assert state["result"]["summary"]["en"]
 
 
 def test_hand_adjustment_passes_left_three_times_then_the_start_player_starts():
@@ -225,7 +278,7 @@ def test_rule_1_a_card_goes_next_to_a_card_and_never_on_one():
         [0, 1],
         [1, 0],
     ]
-    _refused(state, 0, {"type": "play", "card": "lion-2", "cell": [0, 0]}, r"rule \[1\]: .* already holds lion-1")
+    _refused(state, 0, {"type": "play", "card": "lion-2", "cell": [0, 0]}, r"rule \[1\]: .* already holds Lion 1")
     _refused(
         state, 0, {"type": "play", "card": "lion-2", "cell": [1, 1]}, r"rule \[1\]: the cell \[1, 1\] touches no card"
     )
@@ -253,14 +306,14 @@ def test_rule_2_the_box_floats_but_never_grows_past_three_by_three():
 def test_rule_3_only_a_colour_already_on_the_field_may_be_played():
     state = _table(hands=[["hyena-2", "lion-2"]], field={(0, 0): "lion-1"})
     assert all(a.get("card") != "hyena-2" for a in GAME.legal_actions(state, 0))
-    _refused(state, 0, {"type": "play", "card": "hyena-2", "cell": [0, 1]}, r"rule \[3\]: no hyena is on the field")
+    _refused(state, 0, {"type": "play", "card": "hyena-2", "cell": [0, 1]}, r"rule \[3\]: no Hyena is on the field", r"ルール\[3\]：場にハイエナがありません")
 
 
 def test_rule_4_a_card_must_touch_a_card_of_its_own_colour():
     state = _table(hands=[["hyena-2"]], field={(0, 0): "hyena-1", (0, 1): "lion-1"})
     assert [a["cell"] for a in GAME.legal_actions(state, 0) if a["type"] == "play"] == [[-1, 0], [0, -1], [1, 0]]
     _refused(
-        state, 0, {"type": "play", "card": "hyena-2", "cell": [0, 2]}, r"rule \[4\]: hyena-2 must touch a hyena card"
+        state, 0, {"type": "play", "card": "hyena-2", "cell": [0, 2]}, r"rule \[4\]: Hyena 2 must touch a Hyena card", r"ルール\[4\]：ハイエナの2は"
     )
 
 
@@ -282,7 +335,7 @@ def test_a_gazelle_ignores_rule_3_and_gives_another_turn():
 
 def test_a_gazelle_on_the_field_never_satisfies_rule_4():
     state = _table(hands=[["lion-2"]], field={(0, 0): "lion-1", (0, 1): "gazelle-1"})
-    _refused(state, 0, {"type": "play", "card": "lion-2", "cell": [0, 2]}, r"rule \[4\]: lion-2 must touch a lion card")
+    _refused(state, 0, {"type": "play", "card": "lion-2", "cell": [0, 2]}, r"rule \[4\]: Lion 2 must touch a Lion card")
     assert {"type": "play", "card": "lion-2", "cell": [1, 0]} in GAME.legal_actions(state, 0)
 
 
@@ -452,6 +505,7 @@ def test_the_game_ends_after_round_three_and_the_biggest_herd_wins():
         "scores": {"0": 13, "1": 15, "2": 13},
         "lions_win": False,
         "rounds": 3,
+        "summary": {"en": "{s1} wins with a herd of 15.", "ja": "{s1}が群れ15頭で勝ちました。"},
     }
     assert GAME.view(state, None)["public"]["step"] == "over"
     assert GAME.view(state, 2)["result"]["scores"]["1"] == 15  # herds are revealed at the end
@@ -464,6 +518,10 @@ def test_the_game_ends_early_when_a_herd_is_gone_and_ties_share_the_win():
         "scores": {"0": 3, "1": 3, "2": -1},
         "lions_win": False,
         "rounds": 1,
+        "summary": {
+            "en": "{s0} and {s1} share the win with herds of 3 each.",
+            "ja": "{s0}と{s1}が群れ3頭で並び、勝ちを分け合いました。",
+        },
     }
 
 
@@ -474,7 +532,16 @@ def test_a_herd_at_exactly_zero_ends_the_game():
 
 def test_when_every_herd_is_gone_the_lions_win_and_nobody_else():
     state = _ninth_card(3, herds=[7, 5, 6])
-    assert GAME.result(state) == {"winners": [], "scores": {"0": 0, "1": 0, "2": -1}, "lions_win": True, "rounds": 1}
+    assert GAME.result(state) == {
+        "winners": [],
+        "scores": {"0": 0, "1": 0, "2": -1},
+        "lions_win": True,
+        "rounds": 1,
+        "summary": {
+            "en": "The lions win: every herd fell to 0 or below. Nobody wins.",
+            "ja": "ライオンの勝ち：すべての群れが0頭以下になりました。勝者はいません。",
+        },
+    }
     assert "the lions win" in GAME.view(state, None)["log"][-1]["text"]["en"]
 
 
@@ -499,7 +566,9 @@ def test_hands_and_herds_are_private_and_the_rest_is_public():
     assert public["field"] == [{"cell": [0, 0], "card": "lion-1"}] and public["grid"][0][0] == "lion-1"
     assert public["sides"] == ["S", "W", "N"] and public["turn"] == 0 and public["step"] == "turn"
     mine = GAME.view(state, 1)
-    assert mine["private"] == {"hand": ["hyena-3"], "herd": 11, "passing": None, "side": "W"}
+    assert mine["private"] == {
+        "hand": ["hyena-3"], "herd": 11, "passing": None, "passed": [], "received": [], "side": "W"
+    }
     text = json.dumps(GAME.view(state, 1))
     for secret in ("lion-2", "gazelle-1", "cheetah-4", "leopard-0", "lycaon-5", '"herd": 9', '"herd": 20'):
         assert secret not in text
@@ -527,7 +596,7 @@ def test_the_pile_order_and_everything_else_a_seat_cannot_see_may_change_without
         ({"type": "play", "cell": [0, 1]}, r"a 'play' action needs the field 'card' \(its fields: card, cell\)"),
         ({"type": "play", "card": None, "cell": [0, 1]}, 'needs "card"'),
         ({"type": "play", "card": "tiger-1", "cell": [0, 1]}, "there is no card 'tiger-1'"),
-        ({"type": "play", "card": "lion-3", "cell": [0, 1]}, "you do not hold lion-3"),
+        ({"type": "play", "card": "lion-3", "cell": [0, 1]}, "you do not hold Lion 3"),
         ({"type": "play", "card": "lion-2"}, "a 'play' action needs the field 'cell'"),
         ({"type": "play", "card": "lion-2", "cell": [0]}, r'the "cell" must be \[row, column\]'),
         ({"type": "play", "card": "lion-2", "cell": [0.0, 1]}, "two whole numbers"),

@@ -177,11 +177,13 @@ def place(state, seat, card, row, column):
     return GAME.apply(state, seat, {"type": "place", "card": card, "cell": [row, column]})
 
 
-def refuse(state, seat, action, message):
-    """Assert ``action`` is refused with ``message`` (a regular expression) and changes nothing."""
+def refuse(state, seat, action, message, ja=None):
+    """Assert ``action`` is refused with ``message`` (a regular expression), and with Japanese
+    matching ``ja`` when given (some Japanese in any case), and changes nothing."""
     before = GAME.dump(state)
-    with pytest.raises(IllegalAction, match=message):
+    with pytest.raises(IllegalAction, match=message) as refused:
         GAME.apply(state, seat, action)
+    assert refused.value.ja and re.search(ja or ".", refused.value.ja), refused.value.ja
     assert GAME.dump(state) == before
 
 
@@ -389,7 +391,7 @@ def test_four_players_give_to_self_next_and_the_one_after_not_the_fourth():
     state = reveal(state, 0, (2, 0), (2, 1), (2, 2))
     a, b, c = state["revealed"]
     assert {x["to"] for x in GAME.legal_actions(state, 0)} == {0, 1, 2}
-    refuse(state, 0, {"type": "give", "card": a, "to": 3}, "rule 2: the revealed cards go to yourself, the next player and the one after; seat 4 receives none")
+    refuse(state, 0, {"type": "give", "card": a, "to": 3}, "rule 2: the revealed cards go to yourself, the next player and the one after; \\{s3\\} receives none", r"ルール2：.*この手番で\{s3\}には渡しません")
     state = give(give(state, 0, a, 2), 0, b, 1)
     assert state["to_place"] == [[c], [b], [a], []]
     assert GAME.to_act(state) == [0, 1, 2]
@@ -559,6 +561,7 @@ def test_the_game_ends_after_round_two_most_wins_winning():
         "winners": [0],
         "scores": {"0": 2, "1": 0},
         "totals": {"0": [first_totals[0], 31], "1": [first_totals[1], 20]},
+        "summary": {"en": "{s0} wins with 2 wins.", "ja": "{s0}が2勝で勝ちました。"},
     }
     public = GAME.view(state, None)["public"]
     assert public["step"] == "over" and len(public["history"]) == 2
@@ -572,6 +575,10 @@ def test_a_tie_on_wins_goes_to_the_higher_round_two_total():
     state = place(state, 0, last, 2, 2)
     assert state["wins"] == [1, 1]
     assert GAME.result(state)["winners"] == [0]
+    assert GAME.result(state)["summary"] == {
+        "en": "{s0} and {s1} tied on 1 win; {s0}'s round-2 total of 31 beat {s1}'s 20.",
+        "ja": "{s0}と{s1}が1勝で並び、2ラウンド目の合計点31点で{s1}の20点を上回った{s0}の勝ちです。",
+    }
 
 
 def test_still_tied_the_win_is_shared():
@@ -581,6 +588,10 @@ def test_still_tied_the_win_is_shared():
     state = place(state, 0, last, 2, 2)
     assert state["wins"] == [2, 2]
     assert GAME.result(state)["winners"] == [0, 1]
+    assert GAME.result(state)["summary"] == {
+        "en": "{s0} and {s1} tied on 2 wins and on their round-2 totals of 31, and share the win.",
+        "ja": "{s0}と{s1}が2勝で並び、2ラウンド目の合計点も31点で同じなので、ともに勝者です。",
+    }
 
 
 def test_four_player_game_end_compares_both_neighbours():
@@ -593,6 +604,7 @@ def test_four_player_game_end_compares_both_neighbours():
     assert [p["total"] for p in state["history"][1]["points"]] == [20, 31, 20, 6]
     assert state["wins"] == [1, 2, 1, 0]
     assert GAME.result(state)["winners"] == [1]
+    assert GAME.result(state)["summary"]["en"] == "{s1} wins with 2 wins."
 
 
 # ---------------------------------------------------------------------------- refusals in plain words
@@ -602,7 +614,7 @@ def test_four_player_game_end_compares_both_neighbours():
     "action, message",
     [
         ({"type": "fly"}, r"unknown action type 'fly' \(allowed now: reveal\)"),
-        ({"type": "give", "card": "red-1", "to": 1}, r"you cannot give now: seat 1 is revealing cards \(3 more to reveal\)"),
+        ({"type": "give", "card": "red-1", "to": 1}, r"you cannot give now: \{s0\} is revealing cards \(3 more to reveal\)"),
         ({"type": "place", "card": "red-1", "cell": [0, 0]}, "you cannot place now"),
         ({"type": "reveal"}, r"a 'reveal' action needs the field 'cell' or 'from' \(its fields: cell or from\)"),
         ({"type": "reveal", "cell": [0, 0], "from": "aside"}, "a 'reveal' action takes only one of 'cell' and 'from'"),
@@ -649,7 +661,7 @@ def giving():
         ({"to": 5}, '"to" must be a seat number from 0 to 2, not 5'),
         ({"to": "1"}, "\"to\" must be a seat number from 0 to 2, not '1'"),
         ({"to": True}, '"to" must be a seat number from 0 to 2, not True'),
-        ({"to": 1}, "rule 2: seat 2 has already been handed all the cards owed this turn"),
+        ({"to": 1}, "rule 2: \\{s1\\} has already been handed all the cards owed this turn"),
         ({"extra": 0}, r"a 'give' action has no field 'extra' \(its fields: card, to\)"),
     ],
 )
@@ -663,7 +675,7 @@ def test_a_give_without_a_card_is_refused(giving):
 
 
 def test_no_reveal_while_giving(giving):
-    refuse(giving, 0, {"type": "reveal", "cell": [1, 1]}, "you cannot reveal now: seat 1 is handing out the revealed cards")
+    refuse(giving, 0, {"type": "reveal", "cell": [1, 1]}, "you cannot reveal now: \\{s0\\} is handing out the revealed cards", "\\{s0\\}が表にしたカードを配っているところです")
 
 
 @pytest.fixture
