@@ -117,12 +117,9 @@ def _api_error(error: ApiError):
 
 @blueprint.errorhandler(IllegalAction)
 def _illegal(error: IllegalAction):
-    # Engines name seats with {sN} placeholders, as in their log texts; an engine not yet
-    # worded in Japanese (no ``ja``) is shown in English to Japanese pages too.
+    # Engines name seats with {sN} placeholders, as in their log texts.
     names = _table().names()
-    en = render_text(str(error), names)
-    ja = getattr(error, "ja", None)
-    return _refusal(422, en, render_text(ja, names) if ja else en)
+    return _refusal(422, render_text(error.en, names), render_text(error.ja, names))
 
 
 @blueprint.errorhandler(TableError)

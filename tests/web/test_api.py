@@ -327,7 +327,8 @@ def test_the_seat_comes_from_the_token_never_from_the_body(api, table, seats):
     seat0_card = table.view(0)["actions"][0]
     version = table.version
     # Seat 1 sends seat 0's card: seat 1 does not hold it, so the rules refuse it for seat 1.
-    refused(_act(api, seats[1], seat0_card, version), 422, seat0_card["card"])
+    species, number = seat0_card["card"].split("-")
+    refused(_act(api, seats[1], seat0_card, version), 422, f"you do not hold {species.capitalize()} {number}")
     refused(api.post("/api/actions", {"action": seat0_card, "version": version, "seat": 0}, token=seats[1]),
             400, "unknown field 'seat'")
     assert table.version == version and table.state()["passes"] == [None, None, None]

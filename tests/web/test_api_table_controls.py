@@ -121,17 +121,14 @@ def test_the_log_of_an_idle_table_is_not_found(api):
     assert "no game has been started" in refused(api.get("/api/log"), 404)["error"]
 
 
-@pytest.mark.parametrize("japanese", [None, "{s0}が先に選びます"])
-def test_an_engine_refusal_names_seats_and_carries_both_texts(api, table, seated, monkeypatch, japanese):
-    """Engines name seats with placeholders in refusals too; one not yet worded in Japanese
-    gives its English to Japanese pages (the IllegalAction's ``ja`` is None or missing)."""
+def test_an_engine_refusal_names_seats_and_carries_both_texts(api, table, seated, monkeypatch):
+    """Engines name seats with placeholders in refusals too, in both languages."""
     host, tokens = seated
-    refusal = IllegalAction("{s0} chooses first")
-    refusal.ja = japanese
+    refusal = IllegalAction("{s0} chooses first", "{s0}が先に選びます")
 
     def refuse(*_):
         raise refusal
     monkeypatch.setattr(table, "act", refuse)
     body = refused(api.post("/api/actions", {"action": {"type": "pass"}, "version": table.version}, token=tokens[1]), 422)
     assert body["error"] == "Aki chooses first"
-    assert body["error_ja"] == ("Akiが先に選びます" if japanese else "Aki chooses first")
+    assert body["error_ja"] == "Akiが先に選びます"
