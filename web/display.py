@@ -43,8 +43,9 @@ def _from_this_machine() -> bool:
     return request.remote_addr in ("127.0.0.1", "::1")
 
 
-def _refuse(status: int, message: str) -> Response:
-    response = jsonify({"error": message})
+def _refuse(status: int, en: str, ja: str) -> Response:
+    """A refusal in both languages, as every ``/api`` route answers (``docs/api.md``)."""
+    response = jsonify({"error": en, "error_ja": ja})
     response.status_code = status
     return response
 
@@ -75,26 +76,32 @@ def press_button(name: str):
     panel = _panel()
     problem = auth.csrf_problem(request)
     if problem:
-        return _refuse(403, problem)
+        return _refuse(403, problem, "このリクエストは他のサイトから送られた可能性があるため拒否しました")
     if not panel.is_mock:
-        return _refuse(409, "buttons can be pressed from the web only when the hardware is mocked (hardware = \"mock\")")
+        return _refuse(409, "buttons can be pressed from the web only when the hardware is mocked (hardware = \"mock\")",
+                       "ウェブからボタンを押せるのは、ハードウェアを模擬しているとき（hardware = \"mock\"）だけです")
     # The panel's buttons have the host's powers (undo, new game, acting for a seat), so only
     # the host may press them, or anyone before there is one, or someone at this machine.
     table = current_app.extensions["companion"].table
     if table.has_host and not auth.is_host(table, request) and not _from_this_machine():
-        return _refuse(403, "only the host may press the panel's buttons from another device")
+        return _refuse(403, "only the host may press the panel's buttons from another device",
+                       "ほかの端末からパネルのボタンを押せるのはホストだけです")
     if name not in panel.button_names:
-        return _refuse(404, f"there is no {name!r} button (buttons: {', '.join(panel.button_names)})")
+        buttons = ", ".join(panel.button_names)
+        return _refuse(404, f"there is no {name!r} button (buttons: {buttons})", f"{name!r} というボタンはありません（ボタン: {buttons}）")
     body = request.get_json(silent=True)
     if body is None:
         body = {}
     if not isinstance(body, dict):
-        return _refuse(400, 'the body must be a JSON object such as {"press": "short"}')
+        return _refuse(400, 'the body must be a JSON object such as {"press": "short"}',
+                       '本文は {"press": "short"} のような JSON オブジェクトにしてください')
     kind = body.get("press", "short")
     if kind not in PRESS_KINDS:
-        return _refuse(400, f'"press" must be "short" or "long" (got {kind!r})')
+        return _refuse(400, f'"press" must be "short" or "long" (got {kind!r})',
+                       f'"press" は "short" か "long" にしてください（{kind!r} が送られました）')
     unknown = sorted(set(body) - {"press"})
     if unknown:
-        return _refuse(400, f"unknown field {unknown[0]!r} (only \"press\" is allowed)")
+        return _refuse(400, f"unknown field {unknown[0]!r} (only \"press\" is allowed)",
+                       f"{unknown[0]!r} という項目は使えません（使えるのは \"press\" だけです）")
     panel.press(name, kind)
     return jsonify({"pressed": name, "press": kind, "frame": panel.frame_number})

@@ -69,6 +69,7 @@ def test_bad_presses_are_refused_and_press_nothing(client, name, body, headers, 
     frame = panel.frame_number
     answer = web.post(f"/api/buttons/{name}", json=body, headers=headers)
     assert answer.status_code == status and words in answer.json["error"]
+    assert answer.json["error_ja"] and answer.json["error_ja"] != answer.json["error"]
     assert panel.settle() and panel.frame_number == frame
 
 
