@@ -81,26 +81,39 @@ def render_text(text: str, names: list[str] | None = None) -> str:
     return _SEAT_REF.sub(name, text)
 
 
+class SetupError(ValueError):
+    """A game that cannot be set up as asked (players, seed, options), saying why in plain
+    words: ``.en`` in English (also ``str()``) and ``.ja`` in Japanese."""
+
+    def __init__(self, en: str, ja: str) -> None:
+        super().__init__(en)
+        self.en = en
+        self.ja = ja
+
+
 @dataclass(frozen=True)
 class Option:
     """One setup option of a game, described well enough for a form to be drawn from it.
 
-    ``choices`` lists the allowed values; without it, ``check`` (value -> error text or
-    None) decides. ``label`` and ``help`` are ``{"en": ..., "ja": ...}``.
+    ``choices`` lists the allowed values; without it, ``check`` (value -> ``(en, ja)``
+    words saying what is wrong, or None) decides. ``label`` and ``help`` are ``{"en": ..., "ja": ...}``.
     """
 
     name: str
     default: Any
     label: dict
     choices: tuple | None = None
-    check: Callable[[Any], str | None] | None = None
+    check: Callable[[Any], Words | None] | None = None
     help: dict = field(default_factory=dict)
 
-    def problem(self, value: Any) -> str | None:
+    def problem(self, value: Any) -> Words | None:
+        """What is wrong with ``value`` for this option, as ``(en, ja)`` words, or None."""
         if self.choices is not None:
             if value not in self.choices or isinstance(value, bool) != isinstance(self.choices[0], bool):
-                allowed = ", ".join(json.dumps(c) for c in self.choices)
-                return f"option '{self.name}' must be one of {allowed}, not {json.dumps(value)}"
+                allowed = ", ".join(json.dumps(c, ensure_ascii=False) for c in self.choices)
+                given = json.dumps(value, ensure_ascii=False)
+                return (f"option '{self.name}' must be one of {allowed}, not {given}",
+                        f"設定 '{self.name}' は {allowed} のどれかにしてください（{given} は使えません）")
             return None
         if self.check is not None:
             return self.check(value)
@@ -176,15 +189,19 @@ class Game:
     def setup(self, players: int, seed: int, options: dict | None = None) -> dict:
         """A new game for ``players`` seats. All randomness flows from ``seed``."""
         if not _is_int(players):
-            raise ValueError(f"the number of players must be a whole number, not {players!r}")
+            raise SetupError(f"the number of players must be a whole number, not {players!r}",
+                             f"人数は整数にしてください（{players!r} は使えません）")
         if players not in self.player_counts:
             counts = self.player_counts
             allowed = f"{counts[0]} to {counts[-1]}" if len(counts) == counts[-1] - counts[0] + 1 else (
                 ", ".join(map(str, counts[:-1])) + f" or {counts[-1]}"
             )
-            raise ValueError(f"{self.title['en']} is for {allowed} players, not {players}")
+            allowed_ja = "・".join(map(str, counts))
+            raise SetupError(f"{self.title['en']} is for {allowed} players, not {players}",
+                             f"{self.title['ja']}は{allowed_ja}人で遊ぶゲームです（{players}人では遊べません）")
         if not _is_int(seed) or not 0 <= seed < 2**63:
-            raise ValueError(f"the seed must be a whole number from 0 to 2**63 - 1, not {seed!r}")
+            raise SetupError(f"the seed must be a whole number from 0 to 2**63 - 1, not {seed!r}",
+                             f"シードは 0 から 2**63 - 1 までの整数にしてください（{seed!r} は使えません）")
         chosen = self.check_options(options)
         rng = Rng.from_seed(seed)
         state = {
@@ -201,22 +218,24 @@ class Game:
         return state
 
     def check_options(self, options: dict | None) -> dict:
-        """The options with defaults filled in; ValueError naming the first bad one."""
+        """The options with defaults filled in; SetupError naming the first bad one."""
         if options is None:
             options = {}
         if not isinstance(options, dict):
-            raise ValueError("options must be an object of name: value pairs")
+            raise SetupError("options must be an object of name: value pairs",
+                             "設定は「名前: 値」の組のオブジェクトにしてください")
         known = {o.name: o for o in self.options}
         for name in options:
             if name not in known:
                 names = ", ".join(known) or "none"
-                raise ValueError(f"{self.title['en']} has no option '{name}' (its options: {names})")
+                raise SetupError(f"{self.title['en']} has no option '{name}' (its options: {names})",
+                                 f"{self.title['ja']}に設定 '{name}' はありません（設定: {', '.join(known) or 'なし'}）")
         chosen = {}
         for option in self.options:
             value = options.get(option.name, option.default)
             problem = option.problem(value)
             if problem:
-                raise ValueError(problem)
+                raise SetupError(*problem)
             chosen[option.name] = value
         return chosen
 

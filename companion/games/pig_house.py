@@ -235,16 +235,19 @@ def _parse_edition(text: str, where: str) -> dict:
         raise ValueError(f"the edition file {where} is refused: {error}") from None
 
 
-def _check_edition_option(value: Any) -> str | None:
+def _check_edition_option(value: Any) -> Words | None:
     if value is None:
         return None
     if not isinstance(value, dict):
+        given = json.dumps(value, ensure_ascii=False)[:80]
         return ("option 'edition' must be null (the shipped edition) or the content of an edition file "
-                f"(a JSON object, not a path), not {json.dumps(value, ensure_ascii=False)[:80]}")
+                f"(a JSON object, not a path), not {given}",
+                "設定 'edition' は null（同梱の版）か、版ファイルの中身（パスではなく JSON オブジェクト）にしてください"
+                f"（{given} は使えません）")
     try:
         validate_edition(_clone(value))
     except ValueError as error:
-        return f"option 'edition' is refused: {error}"
+        return f"option 'edition' is refused: {error}", f"設定 'edition' の版ファイルは使えません: {error}"
     return None
 
 

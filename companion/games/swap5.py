@@ -277,13 +277,13 @@ def _random_layout(rng: Rng) -> str:
             return board
 
 
-def _typed_layout_problem(value) -> str | None:
+def _typed_layout_problem(value) -> Words | None:
     if value == "":
         return None
     try:
         parse_layout(value)
     except ValueError as error:
-        return f"option 'typed_layout': {error}"
+        return f"option 'typed_layout': {error}", f"設定 'typed_layout'（入力した配置）を読めません: {error}"
     return None
 
 

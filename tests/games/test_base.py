@@ -178,3 +178,22 @@ def test_waiting_for_defaults_to_to_act_and_is_empty_once_over():
     assert game.waiting_for(state) == game.to_act(state) == [0]
     state["result"] = {"winners": [0], "scores": {"0": 1}}
     assert game.waiting_for(state) == []
+
+
+@pytest.mark.parametrize("game_id, players, seed, options", [
+    ("lion-square", 5, 1, None),  # too many players
+    ("swap5", 3, 1, None),  # SWAP 5 is for 2 or 4
+    ("meow-oracle", 2, -1, None),  # a seed below 0
+    ("meow-oracle", 2, 1, ["not", "an", "object"]),
+    ("meow-oracle", 2, 1, {"no_such_option": 1}),
+    ("swap5", 2, 1, {"layout": "nowhere"}),  # not one of the choices
+    ("swap5", 2, 1, {"layout": "typed", "typed_layout": "RRRRR"}),  # a typed board that is not a board
+    ("pig-house", 3, 1, {"edition": "/etc/passwd"}),  # a path, not an edition's content
+])
+def test_a_game_that_cannot_be_set_up_says_why_in_both_languages(game_id, players, seed, options):
+    from companion.games.base import SetupError
+
+    with pytest.raises(SetupError) as refused:
+        games.get(game_id).setup(players, seed, options)
+    assert refused.value.en and refused.value.ja and refused.value.ja != refused.value.en
+    assert any("\u3040" <= char <= "\u30ff" or "\u4e00" <= char <= "\u9fff" for char in refused.value.ja)
