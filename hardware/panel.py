@@ -419,7 +419,7 @@ class Panel:
             entries = [MenuItem(a.label, lambda a=a: self._act(a.seat, a.action, version))
                        for a in self._panel_actions()]
             if self.public["game"]["over"]:
-                entries.append(MenuItem(self._t("Play again", "もう一度遊ぶ"), self._rematch))
+                entries.append(MenuItem(self._t("Play again", "もう一度遊ぶ"), self._ask_rematch))
             entries.append(MenuItem(self._t("Menu…", "メニュー…"), lambda: self._replace(self.main_menu())))
             # Last, never highlighted first: taking a move back is never a run of ok presses.
             entries.append(MenuItem(self._t("Undo last action", "一手戻す"), self._ask_undo))
@@ -516,6 +516,11 @@ class Panel:
             self.push(InfoPage(self._t("Cannot undo", "戻せません"), self._refusal(error), "error"))
             return
         self.home()
+
+    def _ask_rematch(self) -> None:
+        # "No" first: a run of ok presses at the end must not deal a new game over the result.
+        question = self._t("Play again with the same players on the same seats?", "同じ席の同じメンバーでもう一度遊びますか?")
+        self.push(ConfirmPage(self._t("Play again", "もう一度遊ぶ"), question, self._rematch, default=False))
 
     def _rematch(self) -> None:
         """The finished game again: same game, options, players and seats, a new seed."""

@@ -79,17 +79,18 @@ def test_back_answers_no_to_the_undo_question(make_panel, table):
 # ------------------------------------------------------------------ point 4: play again
 
 
-def test_play_again_on_the_game_over_screen_calls_the_tables_rematch(make_panel, table, monkeypatch):
+def test_play_again_on_the_game_over_screen_asks_then_deals_the_same_game_again(make_panel, table):
     finish_swap5(table)
-    calls = []
-    # table.rematch() comes with the table10 branch; until it is merged a stand-in that does
-    # what the contract says (same game, options and players, a new seed) takes its place.
-    monkeypatch.setattr(table, "rematch", lambda: calls.append(1) or table.start_game("swap5", 2), raising=False)
+    finished = table.public()
     panel = make_panel()
     short_press(panel, "ok")
     assert selected(panel) == "Play again"
     short_press(panel, "ok")
-    assert calls == [1] and not table.public()["game"]["over"]
+    assert selected(panel) == "No"  # asked first, "No" highlighted
+    presses(panel, "down", "ok")
+    now = table.public()
+    assert not now["game"]["over"] and now["game"]["id"] == "swap5" and now["game"]["players"] == 2
+    assert now["history"][0] == finished["history"][0]  # the finished game stays in the history
     assert panel.text_lines()[1].endswith("'s turn")  # home: the new game's status
 
 
@@ -97,11 +98,11 @@ def test_a_refused_play_again_says_why(make_panel, table, monkeypatch):
     finish_swap5(table)
 
     def refuse():
-        raise Conflict("this game is not over yet")
+        raise Conflict("this game is not over yet", "このゲームはまだ終わっていません")
 
-    monkeypatch.setattr(table, "rematch", refuse, raising=False)
+    monkeypatch.setattr(table, "rematch", refuse)
     panel = make_panel()
-    presses(panel, "ok", "ok")
+    presses(panel, "ok", "ok", "down", "ok")
     assert "not over yet" in " ".join(panel.text_lines())
 
 
