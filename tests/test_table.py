@@ -472,23 +472,7 @@ def test_a_full_disk_refuses_the_action_changes_nothing_and_says_so_until_a_writ
     table.close()
 
 
-class _FullDisk:
-    """A SQLite connection on a card with no room: reading works, every write fails as
-    SQLite reports a full disk, until ``full`` is set to False."""
-
-    def __init__(self, db):
-        self._db, self.full = db, True
-
-    def execute(self, sql, *args):
-        if self.full and sql.split()[0].upper() in ("INSERT", "UPDATE", "DELETE", "COMMIT"):
-            raise sqlite3.OperationalError("database or disk is full")
-        return self._db.execute(sql, *args)
-
-    def __getattr__(self, name):
-        return getattr(self._db, name)
-
-
-def test_a_restart_on_a_full_disk_shows_the_problem_until_a_write_succeeds(tmp_path, monkeypatch):
+def test_a_restart_on_a_full_disk_shows_the_problem_until_a_write_succeeds(tmp_path, monkeypatch, full_disk):
     table = Table(tmp_path)
     table.start_game("meow-oracle", 2, seed=4)
     before = all_games_shown(table)
@@ -497,7 +481,7 @@ def test_a_restart_on_a_full_disk_shows_the_problem_until_a_write_succeeds(tmp_p
     real_open = table_module.Store._open_for_writing
 
     def open_a_full_card(self):
-        disks.append(_FullDisk(real_open(self)))
+        disks.append(full_disk(real_open(self)))
         return disks[-1]
 
     monkeypatch.setattr(table_module.Store, "_open_for_writing", open_a_full_card)

@@ -3,7 +3,6 @@ at the first one that works again, without a reload."""
 
 from __future__ import annotations
 
-import sqlite3
 import warnings
 
 import pytest
@@ -22,23 +21,7 @@ from companion.table import StorageError  # noqa: E402
 WAIT_MS = 10_000
 
 
-class FullDisk:
-    """The table's SQLite connection on a card with no room: reading works, every write
-    fails as SQLite reports a full disk, until ``full`` is set to False."""
-
-    def __init__(self, db):
-        self._db, self.full = db, True
-
-    def execute(self, sql, *args):
-        if self.full and sql.split()[0].upper() in ("INSERT", "UPDATE", "DELETE", "COMMIT"):
-            raise sqlite3.OperationalError("database or disk is full")
-        return self._db.execute(sql, *args)
-
-    def __getattr__(self, name):
-        return getattr(self._db, name)
-
-
-def test_open_pages_show_and_hide_the_banner_as_the_disk_fills_and_gets_room(live, new_phone):
+def test_open_pages_show_and_hide_the_banner_as_the_disk_fills_and_gets_room(live, new_phone, full_disk):
     table = live.table
     table.start_game("meow-oracle", 2, seed=1)
     pages = {path: new_phone() for path in ("/", "/table", "/play")}
@@ -46,7 +29,7 @@ def test_open_pages_show_and_hide_the_banner_as_the_disk_fills_and_gets_room(liv
         page.goto(live.url + path)
         expect(page.locator("#problem")).to_be_hidden()
     with table._lock:
-        table._store._db = disk = FullDisk(table._store._db)
+        table._store._db = disk = full_disk(table._store._db)
     with pytest.raises(StorageError):
         table.join(0, "Ann")
     for path, page in pages.items():

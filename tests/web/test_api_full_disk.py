@@ -3,30 +3,13 @@ everywhere, says it once in the log, never shows the data directory, and goes wh
 works again."""
 
 import logging
-import sqlite3
 
 
-class FullDisk:
-    """The table's SQLite connection on a card with no room: reading works, every write
-    fails as SQLite reports a full disk, until ``full`` is set to False."""
-
-    def __init__(self, db):
-        self._db, self.full = db, True
-
-    def execute(self, sql, *args):
-        if self.full and sql.split()[0].upper() in ("INSERT", "UPDATE", "DELETE", "COMMIT"):
-            raise sqlite3.OperationalError("database or disk is full")
-        return self._db.execute(sql, *args)
-
-    def __getattr__(self, name):
-        return getattr(self._db, name)
-
-
-def test_a_full_disk_shows_at_the_first_refused_save_and_clears_at_the_first_good_one(api, client, table, caplog):
+def test_a_full_disk_shows_at_the_first_refused_save_and_clears_at_the_first_good_one(api, client, table, caplog, full_disk):
     caplog.set_level(logging.INFO)
     assert api.post("/api/game", {"game": "meow-oracle", "players": 2, "seed": 1}).status_code == 200
     version = table.version
-    table._store._db = disk = FullDisk(table._store._db)
+    table._store._db = disk = full_disk(table._store._db)
     refused = [api.post("/api/seats/0/join", {"name": "Ann"}) for _ in range(4)]
     data_dir = str(table._store.path.parent)
     assert [answer.status_code for answer in refused] == [503] * 4
