@@ -19,32 +19,13 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from server_latency import ROOT, START_SECONDS, Client, free_port, row, timed_loop  # noqa: E402
-
-
-def start_server(data: Path, port: int, config: Path) -> subprocess.Popen:
-    env = {k: v for k, v in os.environ.items() if k != "COMPANION_CONFIG"}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "companion", "serve", "--config", str(config), "--data", str(data),
-         "--host", "127.0.0.1", "--port", str(port), "--hardware", "mock", "--log-level", "warning"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + START_SECONDS
-    while time.monotonic() < deadline:
-        try:
-            if Client(port).call("GET", "/api/ping")[0] == 200:
-                return process
-        except OSError:
-            time.sleep(0.1)
-    process.kill()
-    raise SystemExit(f"the server did not answer within {START_SECONDS} s")
+from server_latency import Client, free_port, row, start_server, timed_loop  # noqa: E402
 
 
 def main() -> int:
@@ -57,7 +38,7 @@ def main() -> int:
         config = Path(scratch) / "config.toml"
         config.write_text(f"[bots]\nnormal_seconds = {args.think}\npause_seconds = 0\n", encoding="utf-8")
         port = free_port()
-        server = start_server(Path(scratch) / "data", port, config)
+        server = start_server(Path(scratch) / "data", port, "--config", str(config))
         try:
             return run(port, args)
         finally:

@@ -97,11 +97,13 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def start_server(data: Path, port: int) -> subprocess.Popen:
+def start_server(data: Path, port: int, *extra: str) -> subprocess.Popen:
+    """``companion serve`` on 127.0.0.1:``port`` with mocked hardware (``extra``: more of its
+    arguments, e.g. ``--config FILE``), once it answers."""
     env = {k: v for k, v in os.environ.items() if k != "COMPANION_CONFIG"}
     process = subprocess.Popen(
         [sys.executable, "-m", "companion", "serve", "--data", str(data), "--host", "127.0.0.1", "--port", str(port),
-         "--hardware", "mock", "--log-level", "warning"],
+         "--hardware", "mock", "--log-level", "warning", *extra],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
     )
     deadline = time.monotonic() + START_SECONDS
