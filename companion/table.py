@@ -142,6 +142,7 @@ class Table:
         # Unknown ids fail here, at start, not when someone picks one; the descriptions never
         # change, so they are made once (public() is called on every page and heartbeat).
         self._offered = [_describe(games.get(game_id)) for game_id in self.offered_games]
+        self.data_dir = Path(data_dir)  # the play records (companion/records) read the same database
         self._store = Store(data_dir)
         self._restore()
 

@@ -46,3 +46,40 @@ def play(table: Table, game_id: str, names: list[str], seed: int = 1, moves: int
         seat = chooser.choice(game.to_act(table.state()))
         table.act(seat, chooser.choice(game.legal_actions(table.state(), seat)), table.version)
         made += 1
+
+
+CSRF = {"X-Requested-With": "companion"}
+
+
+@pytest.fixture
+def app(table):
+    """The web app on ``table``; every 4xx answer under /api must say why in both languages."""
+    from flask import request
+
+    from web import create_app
+
+    app = create_app(table, keepalive_seconds=0.2, stream_seconds=2.0)
+    refusals = []
+
+    @app.after_request
+    def note_refusal(response):
+        if request.path.startswith("/api/") and 400 <= response.status_code < 500:
+            refusals.append(response.get_json(silent=True))
+        return response
+
+    yield app
+    app.extensions["companion"].events.stop()
+    app.extensions["records"].close()
+    for body in refusals:
+        assert body["error"] and body["error_ja"] and body["error"] != body["error_ja"], body
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def host(table):
+    """The headers of the host's requests (its token and the CSRF header)."""
+    return {"Authorization": f"Bearer {table.claim_host()}", **CSRF}
