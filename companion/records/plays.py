@@ -11,6 +11,9 @@ from ..games.base import render_text
 from ..store import GameRecord, Store
 from ..table import Conflict, NotFound, TableError, clean_name
 
+LARGEST_ID = 2**63 - 1
+"""SQLite's largest integer: a larger number is no play, and SQLite cannot even compare it."""
+
 
 def player_key(name: str) -> str:
     """The form under which two names are one player: Unicode NFKC, then case folding
@@ -37,7 +40,7 @@ class Records:
             raise NotFound(f"there is no game {game!r} (games: {', '.join(games.ids())})",
                            f"{game!r} というゲームはありません（ゲーム: {', '.join(games.ids())}）")
         for name, value in (("limit", limit), ("before", before)):
-            if value is not None and (not isinstance(value, int) or value < 1):
+            if value is not None and (not isinstance(value, int) or not 1 <= value <= LARGEST_ID):
                 raise TableError(f"{name} must be a whole number of 1 or more, not {value!r}",
                                  f"{name} は1以上の整数にしてください（{value!r} は使えません）")
         with self._lock:
@@ -106,7 +109,8 @@ class Records:
     # ------------------------------------------------------------------ inside
 
     def _require_play(self, play_id) -> GameRecord:
-        if not isinstance(play_id, int) or isinstance(play_id, bool) or not self._store.is_play(play_id):
+        if (not isinstance(play_id, int) or isinstance(play_id, bool) or not 1 <= play_id <= LARGEST_ID
+                or not self._store.is_play(play_id)):
             raise NotFound(f"there is no play {play_id!r}", f"記録 {play_id!r} はありません")
         return self._store.game(play_id)
 

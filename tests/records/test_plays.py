@@ -58,7 +58,7 @@ def test_plays_are_newest_first_filtered_by_game_and_paged(table, records):
     assert [p["id"] for p in records.plays(limit=1, before=ids[0])] == [ids[1]]
 
 
-@pytest.mark.parametrize("kwargs", [{"game": "chess"}, {"limit": 0}, {"before": -1}, {"limit": "2"}])
+@pytest.mark.parametrize("kwargs", [{"game": "chess"}, {"limit": 0}, {"before": -1}, {"limit": "2"}, {"before": 2**70}])
 def test_bad_listing_arguments_are_refused(records, kwargs):
     with pytest.raises(TableError):
         records.plays(**kwargs)
@@ -80,8 +80,9 @@ def test_one_play_carries_its_whole_action_log_with_undone_moves(table, records)
     assert [a["undone"] for a in recorded["actions"]][:2] == [False, True]
     assert all(a["name"] in ("Aki", "Ben") and a["at"] > 0 for a in recorded["actions"] if a["seat"] < 2)
     assert any(a["text"] for a in recorded["actions"])
-    with pytest.raises(NotFound):
-        records.play(999)
+    for missing in (999, 0, 2**70, "1"):
+        with pytest.raises(NotFound):
+            records.play(missing)
 
 
 def test_names_match_after_nfkc_and_case_folding():
