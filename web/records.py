@@ -6,8 +6,9 @@ host's. Refusals are JSON in English and Japanese, as everywhere under ``/api``.
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, jsonify, request
+from flask import Blueprint, Response, current_app, jsonify, request
 
+from companion.records.exports import bgstats_url, plays_csv
 from companion.records.plays import Records
 from companion.table import TableError
 
@@ -61,9 +62,18 @@ def plays():
     return jsonify({"plays": _records().plays(request.args.get("game"), _whole_number("limit"), _whole_number("before"))})
 
 
+@blueprint.get("/api/plays.csv")
+def plays_as_csv():
+    text = plays_csv(_records().plays(request.args.get("game")))
+    return Response(text, mimetype="text/csv", headers={"Content-Disposition": 'attachment; filename="plays.csv"'})
+
+
 @blueprint.get("/api/plays/<int:play_id>")
 def play(play_id: int):
-    return jsonify(_records().play(play_id))
+    """One play with its action log and, when it was finished, its "Send to BG Stats" link."""
+    answer = _records().play(play_id)
+    answer["bgstats_url"] = None if answer["abandoned"] else bgstats_url(answer)
+    return jsonify(answer)
 
 
 @blueprint.delete("/api/plays/<int:play_id>")
