@@ -405,6 +405,45 @@ class Store:
             self._db.execute(f"DELETE FROM {table} WHERE game_id = ?", (game_id,))
         self._db.execute("DELETE FROM games WHERE id = ?", (game_id,))
 
+    def game_rows(self, game_id: int) -> dict:
+        """Everything kept about a game, as stored (for backups): its row, seating, actions and log."""
+        def rows(sql: str) -> list[dict]:
+            cursor = self._db.execute(sql, (game_id,))
+            names = [column[0] for column in cursor.description]
+            return [dict(zip(names, row)) for row in cursor.fetchall()]
+
+        (game,) = rows("SELECT id, game, players, seed, options, started_at, ended_at, result, abandoned FROM games WHERE id = ?")
+        game["seating"] = rows("SELECT seat, name, bot, start_player FROM seating WHERE game_id = ? ORDER BY seat")
+        game["actions"] = rows("SELECT n, seat, action, at, undone_at FROM actions WHERE game_id = ? ORDER BY n")
+        game["log"] = rows("SELECT seq, action, entry FROM log WHERE game_id = ? ORDER BY seq")
+        return game
+
+    def find_game(self, game: str, seed: int, started_at: float) -> int | None:
+        """The id of the game of ``game`` with this seed and start time (a game's identity across copies), or None."""
+        row = self._db.execute("SELECT id FROM games WHERE game = ? AND seed = ? AND started_at = ?",
+                               (game, seed, started_at)).fetchone()
+        return None if row is None else row[0]
+
+    def add_game_rows(self, game: dict) -> int:
+        """Add a game given as :meth:`game_rows` gives it (inside a transaction), under its
+        own id when that is free, else a new one; return the id it got."""
+        taken = self.game(game["id"]) is not None
+        columns = ("game", "players", "seed", "options", "started_at", "ended_at", "result", "abandoned")
+        values = [game[column] for column in columns]
+        if taken:
+            cursor = self._db.execute(f"INSERT INTO games ({', '.join(columns)}) VALUES ({', '.join('?' * 8)})", values)
+        else:
+            cursor = self._db.execute(f"INSERT INTO games (id, {', '.join(columns)}) VALUES ({', '.join('?' * 9)})",
+                                      [game["id"], *values])
+        game_id = cursor.lastrowid
+        self._db.executemany("INSERT INTO seating (game_id, seat, name, bot, start_player) VALUES (?, ?, ?, ?, ?)",
+                             [(game_id, s["seat"], s["name"], s["bot"], s["start_player"]) for s in game["seating"]])
+        self._db.executemany("INSERT INTO actions (game_id, n, seat, action, at, undone_at) VALUES (?, ?, ?, ?, ?, ?)",
+                             [(game_id, a["n"], a["seat"], a["action"], a["at"], a["undone_at"]) for a in game["actions"]])
+        self._db.executemany("INSERT INTO log (game_id, seq, action, entry) VALUES (?, ?, ?, ?)",
+                             [(game_id, e["seq"], e["action"], e["entry"]) for e in game["log"]])
+        return game_id
+
     # -------------------------------------------------------------- snapshots
 
     def add_snapshot(self, game_id: int, applied: int, state_text: str) -> None:

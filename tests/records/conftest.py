@@ -48,6 +48,14 @@ def play(table: Table, game_id: str, names: list[str], seed: int = 1, moves: int
         made += 1
 
 
+def play_on(table) -> None:
+    """Finish the table's game with random legal moves."""
+    game, chooser = games.get(table.game_id), random.Random(0)
+    while not game.is_over(table.state()):
+        seat = chooser.choice(game.to_act(table.state()))
+        table.act(seat, chooser.choice(game.legal_actions(table.state(), seat)), table.version)
+
+
 CSRF = {"X-Requested-With": "companion"}
 
 

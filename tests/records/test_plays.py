@@ -11,7 +11,7 @@ from companion.bots.seats import bot_name
 from companion.records.plays import player_key
 from companion.table import Conflict, NotFound, TableError
 
-from .conftest import play
+from .conftest import play, play_on
 
 
 def test_a_finished_game_is_a_play_with_its_players_as_they_sat(table, records):
@@ -118,14 +118,6 @@ def test_the_host_deletes_a_play_but_not_the_current_game(table, records):
     with pytest.raises(NotFound):
         records.delete(older)
     assert [p["id"] for p in records.plays()] == [newest]
-
-
-def play_on(table) -> None:
-    """Finish the table's game with random legal moves."""
-    game, chooser = games.get(table.game_id), random.Random(0)
-    while not game.is_over(table.state()):
-        seat = chooser.choice(game.to_act(table.state()))
-        table.act(seat, chooser.choice(game.legal_actions(table.state(), seat)), table.version)
 
 
 def _final_state(game_id: str, players: int, seed: int) -> dict:
