@@ -76,6 +76,12 @@ def play(play_id: int):
     return jsonify(answer)
 
 
+@blueprint.get("/api/plays/<int:play_id>/replay")
+def replay(play_id: int):
+    step = _whole_number("step")
+    return jsonify(_records().replay(play_id, 0 if step is None else step))
+
+
 @blueprint.delete("/api/plays/<int:play_id>")
 def delete_play(play_id: int):
     api._require_host(api._table())

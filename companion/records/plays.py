@@ -69,16 +69,24 @@ class Records:
         ]
         return play
 
-    def record(self, play_id: int) -> GameRecord:
-        """A play's stored game (its seed, options and result), for replaying it."""
+    def replay(self, play_id: int, step: int) -> dict:
+        """The play after its first ``step`` moves in force, rebuilt by replaying the stored
+        log with the engine: the public view, and every hand (each seat's private view; the
+        play is over, so nothing is secret any more). ``steps`` is the number of moves in force."""
         with self._lock:
-            return self._require_play(play_id)
-
-    def applied_actions(self, play_id: int) -> list[tuple[int, int, dict]]:
-        """A play's actions in force, as ``(n, seat, action)``."""
-        with self._lock:
-            self._require_play(play_id)
-            return self._store.applied_actions(play_id)
+            record = self._require_play(play_id)
+            actions = self._store.applied_actions(play_id)
+            names = [seat["name"] for seat in self._store.seating([play_id])[play_id]]
+        if not isinstance(step, int) or isinstance(step, bool) or not 0 <= step <= len(actions):
+            raise TableError(f"step must be a whole number from 0 to {len(actions)}, not {step!r}",
+                             f"step は0から{len(actions)}までの整数にしてください（{step!r} は使えません）")
+        game = games.get(record.game)
+        state = game.setup(record.players, record.seed, record.options)
+        for _, seat, action in actions[:step]:
+            state = game.apply(state, seat, action)
+        return {"id": play_id, "game": record.game, "title": game.title, "names": names, "step": step,
+                "steps": len(actions), "view": game.view(state, None),
+                "hands": {str(seat): game.view(state, seat)["private"] for seat in range(record.players)}}
 
     # ------------------------------------------------------------------ changing (the host's)
 
