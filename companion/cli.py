@@ -132,6 +132,26 @@ def _doctor(args: argparse.Namespace) -> int:
     return run_doctor(config, ask_buttons=interactive() and not args.no_buttons)
 
 
+def _export(args: argparse.Namespace) -> int:
+    from .config import load_config
+    from .records.backup import export_plays
+
+    document = export_plays(load_config(args.config, {"data_dir": args.data}).data_dir)
+    with open(args.file, "w", encoding="utf-8") as out:
+        json.dump(document, out, ensure_ascii=False)
+    print(f"{len(document['plays'])} plays written to {args.file}")
+    return 0
+
+
+def _import(args: argparse.Namespace) -> int:
+    from .config import load_config
+    from .records.backup import import_plays, read_document
+
+    added, known = import_plays(load_config(args.config, {"data_dir": args.data}).data_dir, read_document(args.file))
+    print(f"{added} plays imported, {known} already there")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="companion", description="A tabletop companion for four Japanese indie games.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -186,6 +206,14 @@ def build_parser() -> argparse.ArgumentParser:
     doctor.add_argument("--hardware", choices=("auto", "mock", "real"), help="check real hardware, mock, or auto (real on a Pi)")
     doctor.add_argument("--no-buttons", action="store_true", help="do not ask for each button to be pressed")
     doctor.set_defaults(run=_doctor)
+
+    for name, run, what in (("export", _export, "write every play, move and name to FILE (JSON)"),
+                            ("import", _import, "add the plays of FILE (made by export) that are not here yet")):
+        command = commands.add_parser(name, help=what)
+        command.add_argument("file", metavar="FILE", help="the plays file")
+        command.add_argument("--config", help="the TOML configuration file (default: $COMPANION_CONFIG, else built-in defaults)")
+        command.add_argument("--data", help="directory of the table's database (default: the configuration's)")
+        command.set_defaults(run=run)
     return parser
 
 

@@ -64,6 +64,14 @@ CREATE TABLE IF NOT EXISTS log (
     entry   TEXT    NOT NULL,
     PRIMARY KEY (game_id, seq)
 );
+CREATE TABLE IF NOT EXISTS seating (
+    game_id      INTEGER NOT NULL REFERENCES games(id),
+    seat         INTEGER NOT NULL,
+    name         TEXT,
+    bot          INTEGER NOT NULL DEFAULT 0,
+    start_player INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (game_id, seat)
+);
 CREATE TABLE IF NOT EXISTS snapshots (
     game_id INTEGER NOT NULL REFERENCES games(id),
     applied INTEGER NOT NULL,
@@ -71,6 +79,11 @@ CREATE TABLE IF NOT EXISTS snapshots (
     PRIMARY KEY (game_id, applied)
 );
 """
+
+
+_IS_PLAY = ("ended_at IS NOT NULL AND (abandoned = 0 OR EXISTS "
+            "(SELECT 1 FROM actions WHERE actions.game_id = games.id AND undone_at IS NULL))")
+"""SQL: a game counts as a play when it ended, or was abandoned after a move still in force."""
 
 
 class StorageError(RuntimeError):
@@ -333,6 +346,103 @@ class Store:
                 return []
             raise
         return [(seq, action, json.loads(entry), bool(undone)) for seq, action, entry, undone in rows]
+
+    # -------------------------------------------------------------- play records
+    # The records (companion/records) read finished games through these and keep who sat
+    # where at the end of each game (names change and seats are freed afterwards).
+
+    def record_seating(self, game_id: int, seats: list[dict]) -> None:
+        """Keep who sat where when game ``game_id`` ended (inside a transaction): one
+        ``{seat, name, bot, start_player}`` per seat, ``name`` None for a free seat."""
+        self._db.execute("DELETE FROM seating WHERE game_id = ?", (game_id,))
+        self._db.executemany(
+            "INSERT INTO seating (game_id, seat, name, bot, start_player) VALUES (?, ?, ?, ?, ?)",
+            [(game_id, s["seat"], s["name"], int(s["bot"]), int(s["start_player"])) for s in seats],
+        )
+
+    def plays(self, game: str | None = None, limit: int = -1, before: int | None = None) -> list[GameRecord]:
+        """The games that count as plays, newest first: every finished game, and every
+        abandoned one with at least one move in force. ``game`` filters by game id,
+        ``before`` keeps ids below it, ``limit`` (-1: all) caps the count."""
+        rows = self._db.execute(
+            "SELECT id, game, players, seed, options, started_at, ended_at, result, abandoned FROM games "
+            f"WHERE {_IS_PLAY} AND (? IS NULL OR game = ?) AND (? IS NULL OR id < ?) ORDER BY id DESC LIMIT ?",
+            (game, game, before, before, limit),
+        ).fetchall()
+        return [_game_record(row) for row in rows]
+
+    def is_play(self, game_id: int) -> bool:
+        """Whether game ``game_id`` exists and counts as a play (see :meth:`plays`)."""
+        return self._db.execute(f"SELECT 1 FROM games WHERE id = ? AND {_IS_PLAY}", (game_id,)).fetchone() is not None
+
+    def seating(self, game_ids: list[int]) -> dict[int, list[dict]]:
+        """game id -> its recorded seats in order (``{seat, name, bot, start_player}``)."""
+        found: dict[int, list[dict]] = {game_id: [] for game_id in game_ids}
+        for start in range(0, len(game_ids), 500):  # SQLite caps the parameters of one statement
+            chunk = game_ids[start:start + 500]
+            rows = self._db.execute(
+                f"SELECT game_id, seat, name, bot, start_player FROM seating WHERE game_id IN ({','.join('?' * len(chunk))}) "
+                "ORDER BY game_id, seat", chunk).fetchall()
+            for game_id, seat, name, bot, start_player in rows:
+                found[game_id].append({"seat": seat, "name": name, "bot": bool(bot), "start_player": bool(start_player)})
+        return found
+
+    def seated_names(self) -> list[str]:
+        """Every distinct name in the recorded seating."""
+        return [row[0] for row in self._db.execute("SELECT DISTINCT name FROM seating WHERE name IS NOT NULL")]
+
+    def rename_seated(self, old_names: list[str], new_name: str) -> int:
+        """Rename every recorded seat holding one of ``old_names`` (inside a transaction);
+        return how many seats changed."""
+        changed = 0
+        for old in old_names:
+            changed += self._db.execute("UPDATE seating SET name = ? WHERE name = ?", (new_name, old)).rowcount
+        return changed
+
+    def delete_game(self, game_id: int) -> None:
+        """Delete a game and everything kept about it (inside a transaction)."""
+        for table in ("seating", "snapshots", "log", "actions"):
+            self._db.execute(f"DELETE FROM {table} WHERE game_id = ?", (game_id,))
+        self._db.execute("DELETE FROM games WHERE id = ?", (game_id,))
+
+    def game_rows(self, game_id: int) -> dict:
+        """Everything kept about a game, as stored (for backups): its row, seating, actions and log."""
+        def rows(sql: str) -> list[dict]:
+            cursor = self._db.execute(sql, (game_id,))
+            names = [column[0] for column in cursor.description]
+            return [dict(zip(names, row)) for row in cursor.fetchall()]
+
+        (game,) = rows("SELECT id, game, players, seed, options, started_at, ended_at, result, abandoned FROM games WHERE id = ?")
+        game["seating"] = rows("SELECT seat, name, bot, start_player FROM seating WHERE game_id = ? ORDER BY seat")
+        game["actions"] = rows("SELECT n, seat, action, at, undone_at FROM actions WHERE game_id = ? ORDER BY n")
+        game["log"] = rows("SELECT seq, action, entry FROM log WHERE game_id = ? ORDER BY seq")
+        return game
+
+    def find_game(self, game: str, seed: int, started_at: float) -> int | None:
+        """The id of the game of ``game`` with this seed and start time (a game's identity across copies), or None."""
+        row = self._db.execute("SELECT id FROM games WHERE game = ? AND seed = ? AND started_at = ?",
+                               (game, seed, started_at)).fetchone()
+        return None if row is None else row[0]
+
+    def add_game_rows(self, game: dict) -> int:
+        """Add a game given as :meth:`game_rows` gives it (inside a transaction), under its
+        own id when that is free, else a new one; return the id it got."""
+        taken = self.game(game["id"]) is not None
+        columns = ("game", "players", "seed", "options", "started_at", "ended_at", "result", "abandoned")
+        values = [game[column] for column in columns]
+        if taken:
+            cursor = self._db.execute(f"INSERT INTO games ({', '.join(columns)}) VALUES ({', '.join('?' * 8)})", values)
+        else:
+            cursor = self._db.execute(f"INSERT INTO games (id, {', '.join(columns)}) VALUES ({', '.join('?' * 9)})",
+                                      [game["id"], *values])
+        game_id = cursor.lastrowid
+        self._db.executemany("INSERT INTO seating (game_id, seat, name, bot, start_player) VALUES (?, ?, ?, ?, ?)",
+                             [(game_id, s["seat"], s["name"], s["bot"], s["start_player"]) for s in game["seating"]])
+        self._db.executemany("INSERT INTO actions (game_id, n, seat, action, at, undone_at) VALUES (?, ?, ?, ?, ?, ?)",
+                             [(game_id, a["n"], a["seat"], a["action"], a["at"], a["undone_at"]) for a in game["actions"]])
+        self._db.executemany("INSERT INTO log (game_id, seq, action, entry) VALUES (?, ?, ?, ?)",
+                             [(game_id, e["seq"], e["action"], e["entry"]) for e in game["log"]])
+        return game_id
 
     # -------------------------------------------------------------- snapshots
 

@@ -34,6 +34,7 @@ from typing import Callable, Iterable
 from . import games
 from .games import Game, IllegalAction
 from .games.base import LOG_SHOWN, seat_ref
+from .records.seating import record_seating
 from .store import GameRecord, StorageError, Store
 
 log = logging.getLogger(__name__)
@@ -141,6 +142,7 @@ class Table:
         # Unknown ids fail here, at start, not when someone picks one; the descriptions never
         # change, so they are made once (public() is called on every page and heartbeat).
         self._offered = [_describe(games.get(game_id)) for game_id in self.offered_games]
+        self.data_dir = Path(data_dir)  # the play records (companion/records) read the same database
         self._store = Store(data_dir)
         self._restore()
 
@@ -290,6 +292,7 @@ class Table:
                     self._store.set_meta("host_token_hash", host_hash)
                 if self._current and not self._current.game.is_over(self._current.state):
                     self._store.end_game(self._current.record.id, None, abandoned=True)
+                    record_seating(self._store, self._current.game, self._current.record, self.names())
                 record_id = self._store.add_game(game_id, players, seed, state["options"])
                 setup_entries = state["log"]  # what the setup wrote (a first round begins...)
                 seqs = self._store.add_log_entries(record_id, None, setup_entries)
@@ -423,6 +426,7 @@ class Table:
                     self._store.add_snapshot(current.record.id, applied, current.game.dump(new_state))
                 if current.game.is_over(new_state):
                     self._store.end_game(current.record.id, current.game.result(new_state), abandoned=False)
+                    record_seating(self._store, current.game, current.record, self.names())
             current.state, current.applied = new_state, applied
             current.log += [_LogLine(seq, n, entry) for seq, entry in zip(seqs, written)]
             self._note_changes(current, fingerprints)

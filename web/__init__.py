@@ -126,6 +126,9 @@ def create_app(
     from . import probes
 
     app.register_blueprint(probes.blueprint)
+    from . import records
+
+    app.register_blueprint(records.blueprint)
 
     if panel is not None:
         from . import display

@@ -1,0 +1,79 @@
+"""Plays as other programs read them: a CSV for spreadsheets and BG Stats' import link."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from datetime import datetime, timezone, tzinfo
+from urllib.parse import quote
+
+from .plays import player_key
+
+CSV_COLUMNS = ("play_id", "date", "game", "duration_min", "player", "seat", "start_player", "score", "rank", "winner", "bot")
+
+BGSTATS_URL = "https://app.bgstatsapp.com/createPlay.html?data="
+"""BG Stats' documented import address: the play follows as URL-encoded JSON."""
+
+SOURCE_NAME = "Tabletop Companion"
+
+BOARD_GAMES = {
+    "lion-square": ("lion-square", "Lion Square (らいおんスクエア)"),
+    "lion-square-ledger": ("lion-square", "Lion Square (らいおんスクエア)"),
+    "meow-oracle": ("meow-oracle", "Meow Oracle (オラクルカード)"),
+    "meow-oracle-scorer": ("meow-oracle", "Meow Oracle (オラクルカード)"),
+    "swap5": ("swap5", "SWAP 5"),
+    "pig-house": ("pig-house", "Pig House (絶対安全‼3匹のこぶたハウス)"),
+}
+"""game id -> (the board game's id, its name in both languages) as BG Stats gets them: the
+full game and its tracker are one board game there, played with the app or the real cards.
+In all four the highest score (herd, wins, points, safe pigs) wins."""
+
+
+def plays_csv(plays: list[dict], zone: tzinfo | None = None) -> str:
+    """One row per player per play (columns :data:`CSV_COLUMNS`), dates in ``zone`` (None:
+    this machine's), starting with a byte order mark so spreadsheets read it as UTF-8."""
+    out = io.StringIO()
+    out.write("\ufeff")
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(CSV_COLUMNS)
+    for play in plays:
+        date = _when(play["started_at"], zone).strftime("%Y-%m-%d %H:%M")
+        for player in play["players"]:
+            writer.writerow([
+                play["id"], date, play["title"]["en"], play["duration_min"], player["name"] or "", player["seat"] + 1,
+                _flag(player["start_player"]), "" if player["score"] is None else player["score"],
+                "" if player["rank"] is None else player["rank"], _flag(player["winner"]), _flag(player["bot"]),
+            ])
+    return out.getvalue()
+
+
+def bgstats_payload(play: dict, zone: tzinfo | None = None) -> dict:
+    """A finished play in BG Stats' push format."""
+    game_id, name = BOARD_GAMES[play["game"]]
+    return {
+        "sourceName": SOURCE_NAME,
+        "sourcePlayId": str(play["id"]),
+        "playDate": _when(play["started_at"], zone).strftime("%Y-%m-%d %H:%M:%S"),
+        "durationMin": round(play["duration_min"]),
+        "game": {"name": name, "sourceGameId": game_id, "highestWins": True, "noPoints": False},
+        "players": [
+            {"name": player["name"], "score": player["score"], "winner": player["winner"],
+             "startPlayer": player["start_player"], "sourcePlayerId": player_key(player["name"])}
+            for player in play["players"] if player["name"] is not None
+        ],
+    }
+
+
+def bgstats_url(play: dict, zone: tzinfo | None = None) -> str:
+    """The link that opens BG Stats with ``play`` filled in (the phone follows it with its own network)."""
+    payload = json.dumps(bgstats_payload(play, zone), ensure_ascii=False, separators=(",", ":"))
+    return BGSTATS_URL + quote(payload, safe="")
+
+
+def _when(timestamp: float, zone: tzinfo | None) -> datetime:
+    return datetime.fromtimestamp(timestamp, timezone.utc).astimezone(zone)
+
+
+def _flag(value: bool) -> int:
+    return 1 if value else 0

@@ -1,0 +1,183 @@
+"""Reading the plays, matching their players by name, renaming players and deleting plays."""
+
+from __future__ import annotations
+
+import threading
+import unicodedata
+from pathlib import Path
+
+from .. import games
+from ..games.base import render_text
+from ..store import GameRecord, Store
+from ..table import Conflict, NotFound, TableError, clean_name
+
+LARGEST_ID = 2**63 - 1
+"""SQLite's largest integer: a larger number is no play, and SQLite cannot even compare it."""
+
+
+def player_key(name: str) -> str:
+    """The form under which two names are one player: Unicode NFKC, then case folding
+    ("ＡＫＩ" and "aki" are one player; "あき" and "アキ" stay two)."""
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
+class Records:
+    """The plays kept in a data directory. Thread-safe (one lock around its own connection)."""
+
+    def __init__(self, data_dir: str | Path):
+        self._store = Store(data_dir)
+        self._lock = threading.Lock()
+
+    def close(self) -> None:
+        with self._lock:
+            self._store.close()
+
+    # ------------------------------------------------------------------ reading
+
+    def plays(self, game: str | None = None, limit: int | None = None, before: int | None = None) -> list[dict]:
+        """The plays, newest first: of one ``game`` id, the ``limit`` newest with an id below ``before``."""
+        if game is not None and game not in games.ids():
+            raise NotFound(f"there is no game {game!r} (games: {', '.join(games.ids())})",
+                           f"{game!r} というゲームはありません（ゲーム: {', '.join(games.ids())}）")
+        for name, value in (("limit", limit), ("before", before)):
+            if value is not None and (not isinstance(value, int) or not 1 <= value <= LARGEST_ID):
+                raise TableError(f"{name} must be a whole number of 1 or more, not {value!r}",
+                                 f"{name} は1以上の整数にしてください（{value!r} は使えません）")
+        with self._lock:
+            records = self._store.plays(game, -1 if limit is None else limit, before)
+            seating = self._store.seating([record.id for record in records])
+        return [_play(record, seating[record.id]) for record in records]
+
+    def play(self, play_id: int) -> dict:
+        """One play with its whole action log: who moved, what, when, and whether it was taken back."""
+        with self._lock:
+            record = self._require_play(play_id)
+            seating = self._store.seating([play_id])[play_id]
+            actions = self._store.action_log(play_id)
+            texts: dict[int, list[dict]] = {}
+            for _, action, entry, _ in self._store.log_entries(play_id):
+                if action is not None and entry.get("text"):
+                    texts.setdefault(action, []).append(entry["text"])
+        play = _play(record, seating)
+        names = [seat["name"] for seat in seating]
+        play["actions"] = [
+            {"n": a["n"], "seat": a["seat"], "name": names[a["seat"]] if a["seat"] < len(names) else None,
+             "action": a["action"], "at": a["at"], "undone": a["undone"],
+             "text": [{language: render_text(text[language] or text["en"], names) for language in ("en", "ja")}
+                      for text in texts.get(a["n"], [])]}
+            for a in actions
+        ]
+        return play
+
+    def replay(self, play_id: int, step: int) -> dict:
+        """The play after its first ``step`` moves in force, rebuilt by replaying the stored
+        log with the engine: the public view, and every hand (each seat's private view; the
+        play is over, so nothing is secret any more). ``steps`` is the number of moves in force."""
+        with self._lock:
+            record = self._require_play(play_id)
+            actions = self._store.applied_actions(play_id)
+            names = [seat["name"] for seat in self._store.seating([play_id])[play_id]]
+        if not isinstance(step, int) or isinstance(step, bool) or not 0 <= step <= len(actions):
+            raise TableError(f"step must be a whole number from 0 to {len(actions)}, not {step!r}",
+                             f"step は0から{len(actions)}までの整数にしてください（{step!r} は使えません）")
+        game = games.get(record.game)
+        state = game.setup(record.players, record.seed, record.options)
+        for _, seat, action in actions[:step]:
+            state = game.apply(state, seat, action)
+        return {"id": play_id, "game": record.game, "title": game.title, "names": names, "step": step,
+                "steps": len(actions), "view": game.view(state, None),
+                "hands": {str(seat): game.view(state, seat)["private"] for seat in range(record.players)}}
+
+    # ------------------------------------------------------------------ changing (the host's)
+
+    def rename(self, old: str, new: str) -> int:
+        """Rename a player in every play: every seat whose name matches ``old`` (see
+        :func:`player_key`) gets ``new``. Returns how many seats changed."""
+        if not isinstance(old, str):
+            raise TableError("the old name must be text", "元の名前は文字で入力してください")
+        new = clean_name(new)
+        with self._lock:
+            matching = [name for name in self._store.seated_names() if player_key(name) == player_key(old)]
+            if not matching:
+                raise NotFound(f"no play has a player named {old!r}", f"{old!r} という名前のプレイヤーの記録はありません")
+            with self._store.transaction():
+                return self._store.rename_seated(matching, new)
+
+    def delete(self, play_id: int) -> None:
+        """Delete a play, its moves and its log. The table's current game is refused: its
+        table still shows it (start another game first)."""
+        with self._lock:
+            self._require_play(play_id)
+            if self._store.get_meta("current_game") == play_id:
+                raise Conflict("this play is the table's current game: start another game before deleting it",
+                               "この記録はテーブルで今のゲームです。別のゲームを始めてから削除してください")
+            with self._store.transaction():
+                self._store.delete_game(play_id)
+
+    # ------------------------------------------------------------------ inside
+
+    def _require_play(self, play_id) -> GameRecord:
+        if (not isinstance(play_id, int) or isinstance(play_id, bool) or not 1 <= play_id <= LARGEST_ID
+                or not self._store.is_play(play_id)):
+            raise NotFound(f"there is no play {play_id!r}", f"記録 {play_id!r} はありません")
+        return self._store.game(play_id)
+
+
+def _play(record: GameRecord, seating: list[dict]) -> dict:
+    """A stored game as a play: its players with their names then, scores, ranks and winners."""
+    result = record.result or {}
+    names = [seat["name"] for seat in seating]
+    winners = set(result.get("winners", []))
+    scores = result.get("scores", {})
+    ranks = _ranks(record.players, result)
+    return {
+        "id": record.id,
+        "game": record.game,
+        "title": games.get(record.game).title,
+        "options": record.options,
+        "started_at": record.started_at,
+        "ended_at": record.ended_at,
+        "duration_min": round((record.ended_at - record.started_at) / 60, 1),
+        "abandoned": record.abandoned,
+        "lions_win": bool(result.get("lions_win")),
+        "summary": _summary(record, result, names),
+        "players": [
+            {"seat": seat["seat"], "name": seat["name"], "bot": seat["bot"], "start_player": seat["start_player"],
+             "score": scores.get(str(seat["seat"])), "rank": ranks.get(seat["seat"]), "winner": seat["seat"] in winners}
+            for seat in seating
+        ],
+    }
+
+
+def _ranks(players: int, result: dict) -> dict[int, int]:
+    """seat -> rank (ties share one, the next rank skips: 1, 2, 2, 4). The game's own
+    ranking where it has one; else the winners first, the others by score, highest first.
+    When the lions win, they are first: the players rank from 2. No result: no ranks."""
+    if not result:
+        return {}
+    if "ranking" in result:
+        return {entry["seat"]: entry["place"] for entry in result["ranking"]}
+    winners = result.get("winners", [])
+    scores = result.get("scores", {})
+    ranks = {seat: 1 for seat in winners}
+    others = sorted((seat for seat in range(players) if seat not in ranks), key=lambda s: -scores.get(str(s), 0))
+    first = 2 if result.get("lions_win") else len(winners) + 1
+    for index, seat in enumerate(others):
+        before = others[index - 1] if index else None
+        tied = before is not None and scores.get(str(before)) == scores.get(str(seat))
+        ranks[seat] = ranks[before] if tied else first + index
+    return ranks
+
+
+def _summary(record: GameRecord, result: dict, names: list[str | None]) -> dict:
+    """The play in a sentence, both languages: the result's own words where the game has
+    them, else the winners named; the lions' win and an abandoned play say so."""
+    if record.abandoned:
+        return {"en": "Abandoned before the end.", "ja": "途中で中断されました。"}
+    if "summary" in result:
+        return {language: render_text(result["summary"][language], names) for language in ("en", "ja")}
+    if result.get("lions_win"):
+        return {"en": "The lions win: no player does.", "ja": "ライオンの勝ち: 勝ったプレイヤーはいません。"}
+    who = [render_text("{s%d}" % seat, names) for seat in result.get("winners", [])]
+    return {"en": f"{' & '.join(who)} {'wins' if len(who) == 1 else 'share the win'}.",
+            "ja": f"{'・'.join(who)}の勝ち。"}

@@ -1,0 +1,97 @@
+"""``/api/plays...``, ``/api/players/rename``: the play records (``docs/records.md``).
+
+Reading is open to everyone at the table; renaming a player and deleting a play are the
+host's. Refusals are JSON in English and Japanese, as everywhere under ``/api``.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, current_app, jsonify, request
+
+from companion.records.exports import bgstats_url, plays_csv
+from companion.records.plays import Records
+from companion.table import TableError
+
+from . import api, auth
+
+blueprint = Blueprint("records", __name__)
+
+
+@blueprint.record_once
+def _open_records(state) -> None:
+    """One :class:`Records` per app, on the table's data directory."""
+    state.app.extensions["records"] = Records(state.app.extensions["companion"].table.data_dir)
+
+
+def _records() -> Records:
+    return current_app.extensions["records"]
+
+
+# The API's refusals, worded as the API words them.
+blueprint.register_error_handler(api.ApiError, api._api_error)
+blueprint.register_error_handler(TableError, api._table_error)
+blueprint.register_error_handler(api.StorageError, api._storage_error)
+
+
+@blueprint.before_request
+def _refuse_cross_site():
+    if request.method != "GET":
+        problem = auth.csrf_problem(request)
+        if problem:
+            raise api.ApiError(403, problem, api._CSRF_JA)
+
+
+@blueprint.after_request
+def _no_store(response):
+    response.headers["Cache-Control"] = "no-store"  # a rename or delete shows at once
+    return response
+
+
+def _whole_number(name: str) -> int | None:
+    """The query argument ``name`` as a whole number, None when absent."""
+    text = request.args.get(name)
+    if text is None:
+        return None
+    if not (text.isascii() and text.isdigit()):
+        raise api.ApiError(400, f"{name} must be a whole number, not {text!r}", f"{name} は整数にしてください（{text!r} は使えません）")
+    return int(text)
+
+
+@blueprint.get("/api/plays")
+def plays():
+    return jsonify({"plays": _records().plays(request.args.get("game"), _whole_number("limit"), _whole_number("before"))})
+
+
+@blueprint.get("/api/plays.csv")
+def plays_as_csv():
+    text = plays_csv(_records().plays(request.args.get("game")))
+    return Response(text, mimetype="text/csv", headers={"Content-Disposition": 'attachment; filename="plays.csv"'})
+
+
+@blueprint.get("/api/plays/<int:play_id>")
+def play(play_id: int):
+    """One play with its action log and, when it was finished, its "Send to BG Stats" link."""
+    answer = _records().play(play_id)
+    answer["bgstats_url"] = None if answer["abandoned"] else bgstats_url(answer)
+    return jsonify(answer)
+
+
+@blueprint.get("/api/plays/<int:play_id>/replay")
+def replay(play_id: int):
+    step = _whole_number("step")
+    return jsonify(_records().replay(play_id, 0 if step is None else step))
+
+
+@blueprint.delete("/api/plays/<int:play_id>")
+def delete_play(play_id: int):
+    api._require_host(api._table())
+    _records().delete(play_id)
+    return jsonify({"deleted": play_id})
+
+
+@blueprint.post("/api/players/rename")
+def rename_player():
+    api._require_host(api._table())
+    body = api._body(required=("old", "new"))
+    changed = _records().rename(body["old"], body["new"])
+    return jsonify({"renamed": changed})
