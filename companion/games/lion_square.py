@@ -309,7 +309,7 @@ class LionSquare(Game):
             self.log(
                 state, f"Game over: {who} {verb} with a herd of {best}", f"ゲーム終了：{who}の勝ち（群れ{best}頭）"
             )
-        en, ja = _summary(winners, herds, lions_win)
+        en, ja = result_summary(winners, herds, lions_win)
         self.finish(
             state,
             {
@@ -774,7 +774,7 @@ def _damage_cell(card: str | None) -> dict | None:
     return {"gazelle": True} if color is None else {"color": color, "n": _VALUE[card]}
 
 
-def _summary(winners: list[int], herds: list[int], lions_win: bool) -> Words:
+def result_summary(winners: list[int], herds: list[int], lions_win: bool) -> Words:
     """The result in a sentence or two: the lions' win, the winner, or the herds that tie for
     the lead (the book breaks no tie: tied players share the win)."""
     if lions_win:

@@ -32,7 +32,16 @@ from __future__ import annotations
 from collections import Counter
 
 from .base import Game, Words, seat_list, seat_ref, whole_number_problem
-from .lion_square import CARNIVORE_COUNT, GAZELLE_COUNT, HERD_START, ROUNDS, SPECIES, damage, herd_winners
+from .lion_square import (
+    CARNIVORE_COUNT,
+    GAZELLE_COUNT,
+    HERD_START,
+    ROUNDS,
+    SPECIES,
+    damage,
+    herd_winners,
+    result_summary,
+)
 from .rng import Rng
 
 LINES = 3
@@ -218,7 +227,7 @@ class LionSquareLedger(Game):
         else:
             en, ja = seat_list(winners)
             self.log(state, f"{en} {'win' if len(winners) > 1 else 'wins'} ({shown})", f"{ja}の勝ち ({shown})")
-        en, ja = _summary(winners, herds, lions_win)
+        en, ja = result_summary(winners, herds, lions_win)
         self.finish(
             state,
             {
@@ -355,24 +364,6 @@ class LionSquareLedger(Game):
 
 
 # ---------------------------------------------------------------------- helpers
-
-
-def _summary(winners: list[int], herds: list[int], lions_win: bool) -> Words:
-    """The result in a sentence: the lions' win, the largest herd, or the herds that tie for it
-    (the book breaks no tie: tied players share the win)."""
-    if lions_win:
-        return (
-            "Every herd is at 0 or below: the lions win, and no player does.",
-            "すべての群れが0以下になりました。ライオンの勝ちで、勝ったプレイヤーはいません。",
-        )
-    en, ja = seat_list(winners)
-    best = herds[winners[0]]
-    if len(winners) == 1:
-        return f"{en} wins with the largest herd ({best}).", f"{ja}が最も大きな群れ({best})で勝ちました。"
-    return (
-        f"{en} tie with the largest herd ({best}) and share the win.",
-        f"{ja}が最も大きな群れ({best})で並び、勝ちを分け合いました。",
-    )
 
 
 def _blank_entry() -> dict:

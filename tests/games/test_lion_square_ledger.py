@@ -280,15 +280,15 @@ def test_the_summary_names_the_winner_the_shared_win_and_the_lions_win():
             state = play(state, (0, {"type": "next-round"}))
         state = play(state, *losses(*round_losses))
     assert GAME.result(state)["summary"] == {
-        "en": "{s1} wins with the largest herd (9).",
-        "ja": "{s1}が最も大きな群れ(9)で勝ちました。",
+        "en": "{s1} wins with a herd of 9.",
+        "ja": "{s1}が群れ9頭で勝ちました。",
     }
     shared = GAME.result(play(GAME.setup(4, 1), *losses(20, 3, 7, 3)))
     assert shared["summary"] == {
-        "en": "{s1} and {s3} tie with the largest herd (17) and share the win.",
-        "ja": "{s1}と{s3}が最も大きな群れ(17)で並び、勝ちを分け合いました。",
+        "en": "{s1} and {s3} share the win with herds of 17 each.",
+        "ja": "{s1}と{s3}が群れ17頭で並び、勝ちを分け合いました。",
     }
     lions = GAME.result(play(GAME.setup(3, 1), *losses(12, 12, 12), (1, {"type": "next-round"}), *losses(8, 10, 9)))
     assert lions["lions_win"] is True
-    assert lions["summary"]["en"] == "Every herd is at 0 or below: the lions win, and no player does."
-    assert lions["summary"]["ja"] == "すべての群れが0以下になりました。ライオンの勝ちで、勝ったプレイヤーはいません。"
+    assert lions["summary"]["en"] == "The lions win: every herd fell to 0 or below. Nobody wins."
+    assert lions["summary"]["ja"] == "ライオンの勝ち：すべての群れが0頭以下になりました。勝者はいません。"

@@ -150,7 +150,7 @@ def test_the_lions_win_ranks_nobody_first_and_shows_the_summary(make_panel, tabl
     panel = make_panel()
     lines = panel.text_lines()
     assert headline(panel) == ("The lions win", 16)
-    assert "lions win, and no player does" in " ".join(lines)
+    assert "every herd fell to 0 or below" in " ".join(lines)
     assert not any("★" in line or "1." in line for line in lines), lines
 
 
