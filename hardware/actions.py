@@ -30,12 +30,12 @@ PIG_HOUSE = {
     "pig_action": ActionKind("Pig action: {kind}", "こぶたアクション: {kind}"),
     "roll": ActionKind("Roll the die", "サイコロを振る"),
     "die_face": ActionKind("Die shows {pigs} pig(s){pot}", "出目: こぶた{pigs}{pot}"),
-    "pot": ActionKind("Pot: {action}", "ポット: {action}"),
+    "pot": ActionKind("Pot: {action}", "なべ: {action}"),
     "move_wolves": ActionKind("Move the wolves", "オオカミを動かす"),
     "wolf_card": ActionKind("Wolf card ({card}): {number}", "オオカミカード({card}): {number}"),
     "happenings_done": ActionKind("Happenings done", "ハプニング終了"),
     "attack_done": ActionKind("Attack done", "攻撃終了"),
-    "wolf_potted": ActionKind("Wolf #{wolf} fell in a pot", "オオカミ#{wolf} ポットに落ちた"),
+    "wolf_potted": ActionKind("Wolf #{wolf} fell in a pot", "オオカミ#{wolf} なべに落ちた"),
     "pig_lost": ActionKind("{name}: pig lost", "{name}: こぶたを失う", personal=True),
     "invincible": ActionKind("{name}: use invincibility", "{name}: 無敵を使う", personal=True),
     "ground_pigs": ActionKind("{name}: {count} on ground floor", "{name}: 1階に{count}", personal=True),
@@ -114,6 +114,6 @@ def _label(kind: ActionKind, action: dict, seat: int, public: dict, names: list[
     if action.get("type") == "die_face":
         face = public["die_faces"][action["face"]]
         fields["pigs"] = face["pigs"]
-        fields["pot"] = (" + pot" if language == "en" else "+ポット") if face["pot"] else ""
+        fields["pot"] = (" + pot" if language == "en" else "+なべ") if face["pot"] else ""
     template = kind.ja if language == "ja" else kind.en
     return template.format(**fields)  # names are values here: a name like "{s0}" stays as typed
