@@ -110,25 +110,21 @@ def _refusal(status: int, en: str, ja: str, reason: str | None = None) -> Respon
     return response
 
 
-@blueprint.errorhandler(ApiError)
 def _api_error(error: ApiError):
     return _refusal(error.status, error.en, error.ja, error.reason)
 
 
-@blueprint.errorhandler(IllegalAction)
 def _illegal(error: IllegalAction):
     # Engines name seats with {sN} placeholders, as in their log texts.
-    names = _table().names()
+    names = current_table().names()
     return _refusal(422, render_text(error.en, names), render_text(error.ja, names))
 
 
-@blueprint.errorhandler(TableError)
 def _table_error(error: TableError):
     status = 404 if isinstance(error, NotFound) else 403 if isinstance(error, Forbidden) else 409 if isinstance(error, Conflict) else 400
     return _refusal(status, error.en, error.ja)
 
 
-@blueprint.errorhandler(StorageError)
 def _storage_error(error: StorageError):
     # Not logged here: the store logs a disk problem once when it starts and once when it ends.
     return _refusal(503, f"the companion could not save this, so nothing was changed ({error})", _STORAGE_JA)
@@ -137,7 +133,8 @@ def _storage_error(error: StorageError):
 # ---------------------------------------------------------------- request helpers
 
 
-def _table() -> Table:
+def current_table() -> Table:
+    """The table this app serves."""
     return current_app.extensions["companion"].table
 
 
@@ -153,27 +150,40 @@ def _table_answer(table: Table) -> dict:
     return info
 
 
-@blueprint.before_request
 def _refuse_cross_site():
-    if request.method == "POST":
+    if request.method not in ("GET", "HEAD", "OPTIONS"):
         problem = auth.csrf_problem(request)
         if problem:
             return _refusal(403, problem, _CSRF_JA)
     return None
 
 
-@blueprint.after_request
 def _no_store(response: Response) -> Response:
     # Views hold a seat's secrets: no browser or proxy cache may keep them.
     response.headers["Cache-Control"] = "no-store"
     return response
 
 
+def guard_like_the_api(routes: Blueprint) -> None:
+    """Give ``routes`` (another ``/api`` blueprint, e.g. ``web.records``) what every API route
+    has: the refusals as JSON in both languages, the cross-site check on every request that
+    changes something, and no caching."""
+    routes.register_error_handler(ApiError, _api_error)
+    routes.register_error_handler(IllegalAction, _illegal)
+    routes.register_error_handler(TableError, _table_error)
+    routes.register_error_handler(StorageError, _storage_error)
+    routes.before_request(_refuse_cross_site)
+    routes.after_request(_no_store)
+
+
+guard_like_the_api(blueprint)
+
+
 def _reject_constant(name: str):
     raise ValueError(f"{name} is not JSON")
 
 
-def _body(required: tuple[str, ...] = (), optional: tuple[str, ...] = ()) -> dict:
+def json_body(required: tuple[str, ...] = (), optional: tuple[str, ...] = ()) -> dict:
     """The request's JSON object, with exactly the ``required`` fields and maybe the
     ``optional`` ones. A route without fields also takes an empty body."""
     raw = request.get_data(cache=True)  # over 16 KiB: Werkzeug raises 413 here
@@ -215,7 +225,7 @@ def _require_own_seat(table: Table, seat: int) -> None:
         raise NOT_YOUR_SEAT
 
 
-def _require_host(table: Table) -> None:
+def require_host(table: Table) -> None:
     if not auth.is_host(table, request):
         if not auth.candidate_tokens(request):
             raise ApiError(401, "only the host can do that, and this request carries no token",
@@ -261,18 +271,18 @@ def ping():
 @blueprint.get("/table")
 def table_info():
     """The public table: seats, host, offered games, the public view, recent games."""
-    return _table_answer(_table())
+    return _table_answer(current_table())
 
 
 @blueprint.post("/game")
 def start_game():
     """Start a game. On a table without a host the caller becomes host; then only the host may."""
-    table = _table()
-    body = _body(required=("game", "players"), optional=("seed", "options"))
+    table = current_table()
+    body = json_body(required=("game", "players"), optional=("seed", "options"))
     game_id, players, seed, options = body["game"], body["players"], body.get("seed"), body.get("options")
     claim = not table.has_host
     if not claim:
-        _require_host(table)
+        require_host(table)
     # On a table without a host the caller becomes host in the same step, so a refused start claims nothing.
     host_token = table.start_game(game_id, players, seed, options, claim_host=claim)
     info = _table_answer(table)
@@ -288,8 +298,8 @@ def start_game():
 @blueprint.post("/seats/<int:seat>/join")
 def join(seat: int):
     """Take a free seat under a name; the answer carries the seat token (and sets its cookie)."""
-    table = _table()
-    body = _body(required=("name",))
+    table = current_table()
+    body = json_body(required=("name",))
     token = table.join(seat, body["name"])
     response = jsonify({"seat": seat, "token": token, "rejoin_url": auth.rejoin_url(auth.base_url(), token)})
     old_seat_token = request.cookies.get(auth.SEAT_COOKIE)
@@ -304,9 +314,9 @@ def join(seat: int):
 @blueprint.post("/seats/<int:seat>/free")
 def free_seat(seat: int):
     """The host frees a seat: its token stops working, its cards stay in play."""
-    table = _table()
-    _body()
-    _require_host(table)
+    table = current_table()
+    json_body()
+    require_host(table)
     table.free_seat(seat)
     return table.public()
 
@@ -314,8 +324,8 @@ def free_seat(seat: int):
 @blueprint.post("/seats/<int:seat>/leave")
 def leave(seat: int):
     """A player frees their own seat (its token stops opening it; a host's token keeps hosting)."""
-    table = _table()
-    _body()
+    table = current_table()
+    json_body()
     _require_own_seat(table, seat)
     token = auth.own_token(table, request)[1]
     table.free_seat(seat)
@@ -330,9 +340,9 @@ def leave(seat: int):
 @blueprint.post("/seats/free-all")
 def free_all_seats():
     """The host frees every seat at once; hosting stays with the host's token."""
-    table = _table()
-    _body()
-    _require_host(table)
+    table = current_table()
+    json_body()
+    require_host(table)
     table.free_all_seats()
     return _table_answer(table)
 
@@ -340,9 +350,9 @@ def free_all_seats():
 @blueprint.post("/rematch")
 def rematch():
     """The host plays the finished game again: same game, options, players and seats, a new seed."""
-    table = _table()
-    _body()
-    _require_host(table)
+    table = current_table()
+    json_body()
+    require_host(table)
     table.rematch()
     return _table_answer(table)
 
@@ -350,22 +360,22 @@ def rematch():
 @blueprint.get("/view")
 def view():
     """The caller's view with its legal actions; the public view for the seatless."""
-    table = _table()
+    table = current_table()
     return table.view(_visible_seat(table))
 
 
 @blueprint.get("/log")
 def whole_log():
     """The whole game's log as the caller may read it (same rights as /api/view)."""
-    table = _table()
+    table = current_table()
     return {"log": table.log(_visible_seat(table))}
 
 
 @blueprint.post("/actions")
 def act():
     """Make a move: ``{"action": <one of the view's actions>, "version": <the view's version>}``."""
-    table = _table()
-    body = _body(required=("action", "version"))
+    table = current_table()
+    body = json_body(required=("action", "version"))
     seat = _require_seat(table)
     table.act(seat, body["action"], body["version"])
     return table.view(seat)
@@ -374,9 +384,9 @@ def act():
 @blueprint.post("/undo")
 def undo():
     """The host takes back the last move; the answer is the caller's new view."""
-    table = _table()
-    _body()
-    _require_host(table)
+    table = current_table()
+    json_body()
+    require_host(table)
     table.undo(by=auth.seat_of(table, request))
     return table.view(auth.seat_of(table, request))
 
@@ -384,8 +394,8 @@ def undo():
 @blueprint.post("/host/claim")
 def claim_host():
     """Become host of a table that has none; the answer carries the host token."""
-    table = _table()
-    _body()
+    table = current_table()
+    json_body()
     token = table.claim_host()
     response = jsonify({"host_token": token, "rejoin_url": auth.rejoin_url(auth.base_url(), token)})
     auth.set_token_cookie(response, "host", token)
@@ -395,9 +405,9 @@ def claim_host():
 @blueprint.post("/host/hand-over")
 def hand_over():
     """The host gives hosting to a seated player; the old host token stops working."""
-    table = _table()
-    body = _body(required=("seat",))
-    _require_host(table)
+    table = current_table()
+    body = json_body(required=("seat",))
+    require_host(table)
     table.hand_over_host(body["seat"])
     return table.public()
 
@@ -405,7 +415,7 @@ def hand_over():
 @blueprint.get("/me")
 def me():
     """Who the caller is: ``{"seat", "host", "name", "rejoin_url"}``."""
-    table = _table()
+    table = current_table()
     held = auth.own_token(table, request)
     seat = auth.seat_of(table, request)
     return {
@@ -420,13 +430,13 @@ def me():
 def join_qr():
     """The join URL as a QR code. Upper case, so the code uses QR's compact alphanumeric mode
     (scheme, host and the /J/ route are all case-insensitive)."""
-    return _svg(_join_url(_table()).upper())
+    return _svg(_join_url(current_table()).upper())
 
 
 @blueprint.get("/rejoin-qr.svg")
 def rejoin_qr():
     """The caller's own rejoin link as a QR code, to carry the seat to another phone."""
-    table = _table()
+    table = current_table()
     held = auth.own_token(table, request)
     if held is None:
         raise NEED_TOKEN if not auth.candidate_tokens(request) else TOKEN_DEAD
@@ -480,9 +490,9 @@ def _require_game_with_bots(table: Table) -> None:
 @blueprint.post("/seats/<int:seat>/bot")
 def seat_bot(seat: int):
     """The host seats a bot of a level on a free seat; the answer is the public table."""
-    table = _table()
-    body = _body(required=("level",))
-    _require_host(table)
+    table = current_table()
+    body = json_body(required=("level",))
+    require_host(table)
     bots = _bots()
     _require_game_with_bots(table)
     level = body["level"]
@@ -496,7 +506,7 @@ def seat_bot(seat: int):
 @blueprint.get("/hint")
 def hint():
     """The bot's suggestion for the caller's seat: ``{"action": <one of its view's actions>}``."""
-    table = _table()
+    table = current_table()
     seat = _require_seat(table)
     bots = _bots()
     _require_game_with_bots(table)

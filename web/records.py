@@ -10,9 +10,8 @@ from flask import Blueprint, Response, current_app, jsonify, request
 
 from companion.records.exports import bgstats_url, plays_csv
 from companion.records.plays import Records
-from companion.table import TableError
 
-from . import api, auth
+from . import api
 
 blueprint = Blueprint("records", __name__)
 
@@ -27,24 +26,8 @@ def _records() -> Records:
     return current_app.extensions["records"]
 
 
-# The API's refusals, worded as the API words them.
-blueprint.register_error_handler(api.ApiError, api._api_error)
-blueprint.register_error_handler(TableError, api._table_error)
-blueprint.register_error_handler(api.StorageError, api._storage_error)
-
-
-@blueprint.before_request
-def _refuse_cross_site():
-    if request.method != "GET":
-        problem = auth.csrf_problem(request)
-        if problem:
-            raise api.ApiError(403, problem, api._CSRF_JA)
-
-
-@blueprint.after_request
-def _no_store(response):
-    response.headers["Cache-Control"] = "no-store"  # a rename or delete shows at once
-    return response
+# Refusals, the cross-site check and no caching, as on every API route.
+api.guard_like_the_api(blueprint)
 
 
 def _whole_number(name: str) -> int | None:
@@ -84,14 +67,14 @@ def replay(play_id: int):
 
 @blueprint.delete("/api/plays/<int:play_id>")
 def delete_play(play_id: int):
-    api._require_host(api._table())
+    api.require_host(api.current_table())
     _records().delete(play_id)
     return jsonify({"deleted": play_id})
 
 
 @blueprint.post("/api/players/rename")
 def rename_player():
-    api._require_host(api._table())
-    body = api._body(required=("old", "new"))
+    api.require_host(api.current_table())
+    body = api.json_body(required=("old", "new"))
     changed = _records().rename(body["old"], body["new"])
     return jsonify({"renamed": changed})
