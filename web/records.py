@@ -100,7 +100,7 @@ def play_stats():
                            f"不明な引数 {', '.join(unknown)} があります（使える引数: game）")
     if len(request.args.getlist("game")) > 1:
         raise api.ApiError(400, "give one game, or none for every game", "ゲームは1つだけ指定してください（すべてなら指定なし）")
-    return jsonify(stats(_records().plays(request.args.get("game"))))
+    return jsonify(stats(_records().outcomes(request.args.get("game"))))
 
 
 @blueprint.get("/records")
@@ -112,11 +112,11 @@ def records_page():
     game = request.args.get("game") or None  # the filter's "every game" sends an empty game=
     if game is not None and game not in games.ids():
         return render_page("records.html", status=404, mode="records", games=choices, game=None, unknown=game)
-    plays = _records().plays(game)
     recent = [{**play, "when": _local_time(play["started_at"]),
-               "bgstats_url": None if play["abandoned"] else bgstats_url(play)} for play in plays[:RECENT_PLAYS]]
+               "bgstats_url": None if play["abandoned"] else bgstats_url(play)}
+              for play in _records().plays(game, limit=RECENT_PLAYS)]
     return render_page("records.html", mode="records", games=choices, game=game, unknown=None,
-                       stats=stats(plays), recent=recent, local_time=_local_time)
+                       stats=stats(_records().outcomes(game)), recent=recent, local_time=_local_time)
 
 
 def _local_time(unix_seconds: float) -> str:

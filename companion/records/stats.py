@@ -1,7 +1,7 @@
 """Statistics over the plays: what ``GET /api/stats`` answers and the ``/records`` page draws.
 
-Pure computation over the plays as :meth:`~.plays.Records.plays` gives them (no storage, no
-clock). The decisions, also in ``docs/records.md`` ("Statistics"):
+Pure computation over the plays as :meth:`~.plays.Records.outcomes` lists them (no storage,
+no clock). The decisions, also in ``docs/records.md`` ("Statistics"):
 
 - **plays** count finished plays only; an abandoned play has no winner and no score, so it
   counts in ``abandoned`` and in ``hours`` (the time was spent at the table) and nowhere else;
@@ -29,7 +29,7 @@ from .plays import player_key
 
 
 def stats(plays: list[dict]) -> dict:
-    """The statistics of ``plays`` (newest first, as :meth:`Records.plays` lists them)."""
+    """The statistics of ``plays`` (newest first, as :meth:`Records.outcomes` lists them)."""
     finished = [play for play in plays if not play["abandoned"]]
     return {
         "plays": len(finished),
@@ -109,11 +109,12 @@ def _players(plays: list[dict]) -> list[dict]:
     """Per player (matched by :func:`player_key`), most plays first, then most wins."""
     found: dict[str, dict] = {}
     board_games: dict[str, Counter] = defaultdict(Counter)
+    keys: dict[str, str] = {}  # name -> player_key(name): a few names, met a thousand times
     for play in plays:  # newest first: the first name met is the most recent spelling
         for seat in play["players"]:
             if seat["name"] is None:
                 continue
-            key = player_key(seat["name"])
+            key = keys.get(seat["name"]) or keys.setdefault(seat["name"], player_key(seat["name"]))
             player = found.setdefault(key, {"name": seat["name"], "key": key, "bot": seat["bot"], "plays": 0,
                                             "wins": 0, "win_rate": None, "abandoned": 0,
                                             "last_played": play["ended_at"], "h_index": 0})

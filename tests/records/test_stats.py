@@ -16,20 +16,19 @@ HOUR = 3600
 
 
 def made_play(play_id, game, seats, *, minutes=30, abandoned=False, lions_win=False, start=0):
-    """A play as Records.plays() gives it. ``seats``: (name, score, winner) or (name, score,
+    """A play as Records.outcomes() lists it. ``seats``: (name, score, winner) or (name, score,
     winner, bot); ``start``: the seat that started, None when the game does not say."""
     players = []
     for seat, (name, score, winner, *bot) in enumerate(seats):
         players.append({"seat": seat, "name": name, "bot": bool(bot and bot[0]), "start_player": seat == start,
-                        "score": None if abandoned else score, "rank": None, "winner": winner and not abandoned})
-    return {"id": play_id, "game": game, "title": {"en": game, "ja": game}, "options": {}, "started_at": play_id * HOUR,
-            "ended_at": play_id * HOUR + minutes * 60, "duration_min": minutes, "abandoned": abandoned,
-            "lions_win": lions_win, "summary": {"en": "", "ja": ""}, "players": players}
+                        "score": None if abandoned else score, "winner": winner and not abandoned})
+    return {"game": game, "ended_at": play_id * HOUR + minutes * 60, "duration_min": minutes, "abandoned": abandoned,
+            "lions_win": lions_win, "players": players}
 
 
 @pytest.fixture
 def plays():
-    """Newest first, as Records.plays() lists them."""
+    """Newest first, as Records.outcomes() lists them."""
     return list(reversed([
         made_play(1, "swap5", [("aki", 5, True), ("Ben", 3, False)], minutes=20),
         # a shared win: a win for each
@@ -126,6 +125,16 @@ def test_the_stats_route_answers_the_stored_plays(client, stored):
 def test_bad_stats_queries_are_refused(client, query, status):
     answer = client.get(f"/api/stats?{query}")
     assert answer.status_code == status, answer.get_json()
+
+
+def test_outcomes_are_the_plays_without_their_words(records, stored):
+    plays = records.plays()
+    assert records.outcomes() == [
+        {"game": play["game"], "ended_at": play["ended_at"], "duration_min": play["duration_min"],
+         "abandoned": play["abandoned"], "lions_win": play["lions_win"],
+         "players": [{k: v for k, v in player.items() if k != "rank"} for player in play["players"]]}
+        for play in plays]
+    assert [outcome["game"] for outcome in records.outcomes("swap5")] == ["swap5", "swap5"]
 
 
 # ---------------------------------------------------------------------- the page
