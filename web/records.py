@@ -6,12 +6,17 @@ host's. Refusals are JSON in English and Japanese, as everywhere under ``/api``.
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from flask import Blueprint, Response, current_app, jsonify, request
 
+from companion import games
 from companion.records.exports import bgstats_url, plays_csv
 from companion.records.plays import Records
+from companion.records.stats import stats
 
 from . import api
+from .pages import choose_language, render_page
 
 blueprint = Blueprint("records", __name__)
 
@@ -78,3 +83,42 @@ def rename_player():
     body = api.json_body(required=("old", "new"))
     changed = _records().rename(body["old"], body["new"])
     return jsonify({"renamed": changed})
+
+
+# ---------------------------------------------------------------- statistics and the /records page (issue #12)
+
+RECENT_PLAYS = 20
+"""How many plays the /records page lists (the newest; /api/plays has them all)."""
+
+
+@blueprint.get("/api/stats")
+def play_stats():
+    """The statistics of every play, or of one ``game``'s (``docs/records.md``, *Statistics*)."""
+    unknown = sorted(set(request.args) - {"game"})
+    if unknown:
+        raise api.ApiError(400, f"unknown argument {', '.join(unknown)} (this route takes: game)",
+                           f"不明な引数 {', '.join(unknown)} があります（使える引数: game）")
+    if len(request.args.getlist("game")) > 1:
+        raise api.ApiError(400, "give one game, or none for every game", "ゲームは1つだけ指定してください（すべてなら指定なし）")
+    return jsonify(stats(_records().outcomes(request.args.get("game"))))
+
+
+@blueprint.get("/records")
+def records_page():
+    """The statistics drawn as charts (inline SVG, drawn here: readable without scripts),
+    the newest plays with their replay and "Send to BG Stats" links, and a game filter."""
+    lang = choose_language()
+    choices = [{"id": game_id, "title": games.get(game_id).title[lang]} for game_id in games.ids()]
+    game = request.args.get("game") or None  # the filter's "every game" sends an empty game=
+    if game is not None and game not in games.ids():
+        return render_page("records.html", status=404, mode="records", games=choices, game=None, unknown=game)
+    recent = [{**play, "when": _local_time(play["started_at"]),
+               "bgstats_url": None if play["abandoned"] else bgstats_url(play)}
+              for play in _records().plays(game, limit=RECENT_PLAYS)]
+    return render_page("records.html", mode="records", games=choices, game=game, unknown=None,
+                       stats=stats(_records().outcomes(game)), recent=recent, local_time=_local_time)
+
+
+def _local_time(unix_seconds: float) -> str:
+    """A moment in the companion's local time, as the CSV writes it."""
+    return datetime.fromtimestamp(unix_seconds).strftime("%Y-%m-%d %H:%M")

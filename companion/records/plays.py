@@ -36,9 +36,7 @@ class Records:
 
     def plays(self, game: str | None = None, limit: int | None = None, before: int | None = None) -> list[dict]:
         """The plays, newest first: of one ``game`` id, the ``limit`` newest with an id below ``before``."""
-        if game is not None and game not in games.ids():
-            raise NotFound(f"there is no game {game!r} (games: {', '.join(games.ids())})",
-                           f"{game!r} というゲームはありません（ゲーム: {', '.join(games.ids())}）")
+        _require_game(game)
         for name, value in (("limit", limit), ("before", before)):
             if value is not None and (not isinstance(value, int) or not 1 <= value <= LARGEST_ID):
                 raise TableError(f"{name} must be a whole number of 1 or more, not {value!r}",
@@ -47,6 +45,17 @@ class Records:
             records = self._store.plays(game, -1 if limit is None else limit, before)
             seating = self._store.seating([record.id for record in records])
         return [_play(record, seating[record.id]) for record in records]
+
+    def outcomes(self, game: str | None = None) -> list[dict]:
+        """What the statistics read of every play (of one ``game`` id), newest first: its
+        ``game``, ``ended_at``, ``duration_min``, ``abandoned``, ``lions_win`` and ``players``
+        ``[{seat, name, bot, start_player, score, winner}]``. :meth:`plays` without the words
+        (titles, summaries) and ranks, which cost more than the statistics themselves."""
+        _require_game(game)
+        with self._lock:
+            records = self._store.plays(game)
+            seating = self._store.seating([record.id for record in records])
+        return [_outcome(record, seating[record.id]) for record in records]
 
     def play(self, play_id: int) -> dict:
         """One play with its whole action log: who moved, what, when, and whether it was taken back."""
@@ -146,6 +155,28 @@ def _play(record: GameRecord, seating: list[dict]) -> dict:
              "score": scores.get(str(seat["seat"])), "rank": ranks.get(seat["seat"]), "winner": seat["seat"] in winners}
             for seat in seating
         ],
+    }
+
+
+def _require_game(game: str | None) -> None:
+    """Refuse a ``game`` that is no game id (None: every game)."""
+    if game is not None and game not in games.ids():
+        raise NotFound(f"there is no game {game!r} (games: {', '.join(games.ids())})",
+                       f"{game!r} というゲームはありません（ゲーム: {', '.join(games.ids())}）")
+
+
+def _outcome(record: GameRecord, seating: list[dict]) -> dict:
+    """A stored game as :meth:`Records.outcomes` lists it."""
+    result = record.result or {}
+    winners = set(result.get("winners", []))
+    scores = result.get("scores", {})
+    return {
+        "game": record.game,
+        "ended_at": record.ended_at,
+        "duration_min": round((record.ended_at - record.started_at) / 60, 1),
+        "abandoned": record.abandoned,
+        "lions_win": bool(result.get("lions_win")),
+        "players": [{**seat, "score": scores.get(str(seat["seat"])), "winner": seat["seat"] in winners} for seat in seating],
     }
 
 
