@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import io
 import json
-import sqlite3
 from concurrent.futures import CancelledError
 
 import segno
@@ -558,7 +557,7 @@ def _seat_bots(bots: dict[int, str]) -> list[dict]:
     for seat, level in sorted(bots.items()):
         try:
             _bots().seat(seat, level)
-        except (TableError, StorageError, sqlite3.Error) as error:
+        except (TableError, StorageError) as error:
             not_seated.append({"seat": seat, "error": str(error),
                                "error_ja": getattr(error, "ja", None) or f"{seat + 1}番の席にボットを座らせられませんでした（{error}）"})
     return not_seated

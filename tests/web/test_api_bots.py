@@ -205,3 +205,11 @@ def test_a_bot_that_cannot_be_saved_is_reported_and_its_seat_left_free(bots_api,
     [refusal] = answer.json["bots_not_seated"]
     assert refusal["seat"] == 1 and refusal["error"] and refusal["error_ja"]
     assert answer.json["seats"][1]["taken"] is False
+
+
+def test_a_bot_that_cannot_be_saved_is_refused_and_its_seat_left_free(bots_api, table):
+    host = start(bots_api, "swap5", 2)
+    bots_api.bots._db.close()  # bots.sqlite refuses every write from now on
+    answer = bots_api.post("/api/seats/1/bot", {"level": "easy"}, token=host)
+    assert answer.status_code == 503 and "nothing was changed" in answer.json["error"] and answer.json["error_ja"]
+    assert table.public()["seats"][1]["taken"] is False
