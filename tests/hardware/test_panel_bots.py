@@ -98,3 +98,15 @@ def test_no_bots_entry_on_a_panel_handed_no_bots(make_panel, table):
     panel = make_panel()
     short_press(panel, "ok")
     assert panel.text_lines() == ["SWAP 5", "> Menu…", "Undo last action"]
+
+
+def test_the_composition_root_hands_the_panel_the_tables_bots(pins, table, bots, tmp_path):
+    from companion.config import load_config
+    from companion.serve import build_panel
+
+    config = load_config(None, {"hardware": "mock", "data_dir": str(tmp_path / "data")})
+    panel = build_panel(table, config, "http://10.0.0.2:8000/", "10.0.0.2", None, bots)
+    try:
+        assert panel.bots is bots
+    finally:
+        panel.stop()
