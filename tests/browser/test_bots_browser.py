@@ -31,13 +31,19 @@ from playwright.sync_api import expect  # noqa: E402
 from test_phone_layout_browser import SIZES, UNCOVERED  # noqa: E402
 
 
+def board_move_with_choices(actions: list[dict]) -> dict:
+    """The last move on the board (not a trump card) whose piece could also go elsewhere the
+    same way: a hint whose target is a real choice, and not simply the first action listed."""
+    return [action for action in actions if action["type"] != "trump" and sum(
+        other["type"] == action["type"] and other.get("from") == action["from"] for other in actions) > 1][-1]
+
+
 class LastBoardMove:
-    """Suggests the view's last move on the board (not a trump card), at once: a hint the
-    test knows in advance, and not simply the first action listed."""
+    """Suggests :func:`board_move_with_choices` at once: a hint the test knows in advance."""
 
     def think(self, game_id, view, *, level, seconds):
         future = concurrent.futures.Future()
-        future.set_result([action for action in view["actions"] if action["type"] != "trump"][-1])
+        future.set_result(board_move_with_choices(view["actions"]))
         return future
 
     def close(self):
@@ -85,12 +91,14 @@ def test_hint_shows_the_suggested_move_chosen_cancel_keeps_the_game_and_a_second
         game = phone.locator("#game")
         expect(game).to_have_attribute("data-version", str(table.version))
         before = table.version
-        suggestion = [a for a in table.view(0)["actions"] if a["type"] != "trump"][-1]
+        suggestion = board_move_with_choices(table.view(0)["actions"])
 
         phone.get_by_test_id("hint-button").click()
         expect(phone.get_by_test_id("note")).to_contain_text("The bot suggests:")  # the hint's answer has come
-        expect(phone.locator(".s5-cell.chosen")).to_have_attribute("data-cell", suggestion["from"])
-        expect(phone.locator(".s5-cell.fits")).to_have_attribute("data-cell", suggestion["to"])  # the one target
+        chosen = phone.locator(".s5-cell.chosen")
+        expect(chosen).to_have_count(2)  # the piece and its target, set apart from the other targets
+        assert {chosen.nth(0).get_attribute("data-cell"), chosen.nth(1).get_attribute("data-cell")} == {
+            suggestion["from"], suggestion["to"]}
         confirm = phone.get_by_test_id("confirm")
         expect(confirm).to_contain_text(suggestion["from"])
         expect(confirm).to_contain_text(suggestion["to"])
@@ -103,7 +111,7 @@ def test_hint_shows_the_suggested_move_chosen_cancel_keeps_the_game_and_a_second
         assert table.version == before and table.action_log() == []
 
         phone.get_by_test_id("hint-button").click()
-        expect(phone.locator(".s5-cell.chosen")).to_have_attribute("data-cell", suggestion["from"])
+        expect(chosen).to_have_count(2)
         confirm.click()  # the second, deliberate tap: the button that names the move
         expect(game).not_to_have_attribute("data-version", str(before))
         [entry] = table.action_log()
@@ -158,3 +166,25 @@ def test_the_new_game_form_in_japanese_and_for_a_tracker(tmp_path, browser, new_
         expect(host.get_by_test_id("start-seat-1").locator("input")).to_have_count(0)
         host.locator("#start-game").select_option("pig-house")
         expect(host.locator(".seat-choice")).to_have_count(0)
+
+
+def test_after_a_hint_a_tap_on_the_highlighted_target_sends_the_suggested_move(tmp_path, browser, new_phone):
+    """The second deliberate tap may also be the target itself (the piece's highlighted cell),
+    as without a hint; it used to take the target back instead."""
+    with serving(tmp_path, LastBoardMove()) as (url, table, _):
+        table.start_game("swap5", 2, seed=5)
+        token = table.join(0, "Aki")
+        table.join(1, "Ben")
+        phone = new_phone()
+        phone.goto(f"{url}/R/{token}")
+        game = phone.locator("#game")
+        expect(game).to_have_attribute("data-version", str(table.version))
+        before = table.version
+        suggestion = board_move_with_choices(table.view(0)["actions"])
+        phone.get_by_test_id("hint-button").click()
+        target = phone.locator(f".s5-cell.chosen[data-cell={suggestion['to']}]")
+        expect(target).to_have_count(1)
+        target.click()
+        expect(game).not_to_have_attribute("data-version", str(before))
+        [entry] = table.action_log()
+        assert entry["seat"] == 0 and entry["action"] == suggestion
