@@ -188,3 +188,16 @@ def test_after_a_hint_a_tap_on_the_highlighted_target_sends_the_suggested_move(t
         expect(game).not_to_have_attribute("data-version", str(before))
         [entry] = table.action_log()
         assert entry["seat"] == 0 and entry["action"] == suggestion
+
+
+def test_a_bot_that_could_not_sit_is_said_and_the_page_stays(tmp_path, browser, new_phone):
+    with serving(tmp_path, LastBoardMove()) as (url, table, bots):
+        bots._db.close()  # bots.sqlite refuses every write from now on
+        host = new_phone()
+        host.goto(url)
+        host.locator("#start-game").select_option("swap5")
+        host.get_by_test_id("start-seat-1").get_by_label("Bot: easy").check()
+        host.get_by_test_id("start").click()
+        expect(host.locator("#status")).to_contain_text("could not be written, so the bot was not seated")
+        expect(host.locator("#status")).to_have_attribute("data-kind", "error")
+        assert host.url == f"{url}/" and table.game_id == "swap5" and not table.public()["seats"][1]["taken"]

@@ -126,9 +126,11 @@ export function startForm(form, offered, current, running, started, seatsNow = (
     if (bots.length) body.bots = bots;
     try {
       const answer = await api("/api/game", { method: "POST", body });
-      // The game has started; a bot that could not sit (a phone took its seat meanwhile) is said.
+      // The game has started; a bot that could not sit (a phone took its seat meanwhile) is said,
+      // and the page stays, so the words are read (the seats below show the seat free).
       const unseated = (answer.bots_not_seated || []).map((refusal) => lang === "ja" ? refusal.error_ja : refusal.error);
-      say(unseated.length ? unseated.join(" ") : t("start.started"), unseated.length ? "error" : undefined);
+      if (unseated.length) return say(unseated.join(" "), "error");
+      say(t("start.started"));
       started(answer, body.players);
     } catch (error) {
       say(error.message, "error");
