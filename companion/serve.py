@@ -76,11 +76,12 @@ def host_names(listen_host: str, url: str) -> set[str]:
     return {name for name in names if name}
 
 
-def build_panel(table: Table, config: Config, url: str, address: str, network: NetworkStatus | None = None):
+def build_panel(table: Table, config: Config, url: str, address: str, network: NetworkStatus | None = None,
+                bots: BotSeats | None = None):
     """The OLED panel and its buttons (emulated away from a Pi), not started yet."""
     from hardware import create_panel  # the core never imports the hardware at module level
 
-    return create_panel(config, table, public_url=url, lan_address=address, network=network)
+    return create_panel(config, table, public_url=url, lan_address=address, network=network, bots=bots)
 
 
 def lan_address() -> str:
@@ -273,8 +274,8 @@ def serve(config: Config) -> int:
         # The web and the panel read the network's state (the access point's join address
         # and Wi-Fi QR code) from this one object, which the supervisor keeps up to date.
         network_status = NetworkStatus(config.port)
-        panel = build_panel(table, config, url, address, network_status)
         bots = BotSeats(table, config.data_dir, config.bots)  # its worker process starts with the first move or hint
+        panel = build_panel(table, config, url, address, network_status, bots)  # the panel seats bots too
         app = build_app(table, config, url, panel, network_status, bots)
         supervisor = network.start_supervisor(config, network_status)
         server = Server(app, config.host, config.port)

@@ -36,12 +36,14 @@ def panel_language(config: Config) -> str:
     return "ja" if config.language == "ja" else "en"
 
 
-def create_panel(config: Config, table, *, public_url: str = "", lan_address: str = "", network=None) -> Panel:
+def create_panel(config: Config, table, *, public_url: str = "", lan_address: str = "", network=None,
+                 bots=None) -> Panel:
     """The panel for ``table`` with the configured display and buttons (not started yet).
 
     On real hardware a missing pin library raises here, at start, loudly; a missing
     display does not (the panel retries it in the background). ``network`` is the
-    companion's own Wi-Fi (``companion.network.NetworkStatus``), for the idle screen's QR codes.
+    companion's own Wi-Fi (``companion.network.NetworkStatus``), for the idle screen's QR codes;
+    ``bots`` the table's bots (``companion.bots.seats.BotSeats``), seated from the game menu.
     """
     mock = uses_mock(config)
     display_config = config.display
@@ -59,6 +61,7 @@ def create_panel(config: Config, table, *, public_url: str = "", lan_address: st
         public_url=public_url,
         lan_address=lan_address,
         network=network,
+        bots=bots,
         language=panel_language(config),
         hold_seconds=config.buttons.hold_seconds,
         repeat_seconds=config.buttons.repeat_seconds,

@@ -34,6 +34,8 @@ from dataclasses import dataclass, field, replace
 
 from PIL import Image
 
+from companion.bots import LEVELS as BOT_LEVELS
+from companion.bots import supported as has_bots
 from companion.games import render_text
 from companion.network import wifi_qr_payload
 from companion.table import StorageError, Table, TableError
@@ -231,12 +233,14 @@ class Panel:
         public_url: str = "",
         lan_address: str = "",
         network=None,
+        bots=None,
         language: str = "en",
         hold_seconds: float = 0.8,
         repeat_seconds: float = 0.15,
         frame_seconds: float = FRAME_SECONDS,
     ):
         self.table = table
+        self.bots = bots  # companion.bots.seats.BotSeats: seat and remove bots from the game menu; or None
         self.display = display
         self.buttons = buttons
         self.width, self.height = size
@@ -420,6 +424,8 @@ class Panel:
                        for a in self._panel_actions()]
             if self.public["game"]["over"]:
                 entries.append(MenuItem(self._t("Play again", "もう一度遊ぶ"), self._ask_rematch))
+            elif self._bot_items():
+                entries.append(MenuItem(self._t("Bots…", "ボット…"), lambda: self.push(self._bot_menu())))
             entries.append(MenuItem(self._t("Menu…", "メニュー…"), lambda: self._replace(self.main_menu())))
             # Last, never highlighted first: taking a move back is never a run of ok presses.
             entries.append(MenuItem(self._t("Undo last action", "一手戻す"), self._ask_undo))
@@ -446,6 +452,58 @@ class Panel:
             return []
         actions = {seat: self.table.view(seat)["actions"] for seat in view["to_act"]}
         return offered_actions(game["id"], actions, view["public"], names, self.language)
+
+    # ------------------------------------------------------------------ bots
+
+    def _bot_items(self) -> list[MenuItem]:
+        """In a full game with bots: per free seat "add a bot", per bot's seat "remove the bot"."""
+        game = self.public.get("game")
+        if self.bots is None or not game or game["over"] or not has_bots(game["id"]):
+            return []
+        levels = self.bots.levels()
+        items = []
+        for seat in self.public["seats"]:
+            number = seat["seat"]
+            if not seat["taken"]:
+                items.append(MenuItem(self._t(f"Seat {number + 1}: add a bot", f"{number + 1}番: ボットを入れる"),
+                                      lambda number=number: self.push(self._bot_levels(number))))
+            elif number in levels:
+                items.append(MenuItem(self._t(f"Seat {number + 1}: remove bot", f"{number + 1}番: ボットを外す"),
+                                      lambda number=number, level=levels[number]: self._ask_remove_bot(number, level)))
+        return items
+
+    def _bot_menu(self) -> MenuPage:
+        return MenuPage(self._t("Bots", "ボット"), self._bot_items)
+
+    def _bot_levels(self, seat: int) -> MenuPage:
+        """How strong the bot for ``seat`` plays; "normal" highlighted first. Seating needs
+        no "Yes": removing the bot undoes it, and its moves can be taken back."""
+        page = MenuPage(self._t(f"Bot for seat {seat + 1}", f"{seat + 1}番の席のボット"),
+                        lambda: [MenuItem(words[self.language], lambda level=level: self._seat_bot(seat, level))
+                                 for level, words in BOT_LEVELS.items()])
+        page.selected = list(BOT_LEVELS).index("normal")
+        return page
+
+    def _seat_bot(self, seat: int, level: str) -> None:
+        try:
+            self.bots.seat(seat, level)
+        except (TableError, ValueError, StorageError) as error:  # taken meanwhile, a full disk...
+            self.push(InfoPage(self._t("Not seated", "座れません"), self._refusal(error), "error"))
+            return
+        self.pop()  # back to the bots: the next seat may want one too
+
+    def _ask_remove_bot(self, seat: int, level: str) -> None:
+        """Ask first ("No" highlighted): the bot leaves the game and its seat waits for someone."""
+        words = BOT_LEVELS[level][self.language]
+        question = self._t(f"Remove the {words} bot from seat {seat + 1}? The seat waits for a player.",
+                           f"{seat + 1}番の席のボット（{words}）を外しますか? 席は空席になります。")
+        self.push(ConfirmPage(self._t("Remove bot", "ボットを外す"), question, lambda: self._remove_bot(seat), default=False))
+
+    def _remove_bot(self, seat: int) -> None:
+        try:
+            self.table.free_seat(seat)
+        except (TableError, StorageError) as error:
+            self.push(InfoPage(self._t("Not removed", "外せません"), self._refusal(error), "error"))
 
     def _game_list(self) -> MenuPage:
         def items() -> list[MenuItem]:

@@ -278,14 +278,19 @@ def table_info():
 def start_game():
     """Start a game. On a table without a host the caller becomes host; then only the host may."""
     table = current_table()
-    body = json_body(required=("game", "players"), optional=("seed", "options"))
+    body = json_body(required=("game", "players"), optional=("seed", "options", "bots"))
     game_id, players, seed, options = body["game"], body["players"], body.get("seed"), body.get("options")
     claim = not table.has_host
     if not claim:
         require_host(table)
+    # Checked in full before the game starts: a bad bot request starts nothing.
+    bots = _requested_bots(table, game_id, players, body["bots"]) if "bots" in body else {}
     # On a table without a host the caller becomes host in the same step, so a refused start claims nothing.
     host_token = table.start_game(game_id, players, seed, options, claim_host=claim)
+    not_seated = _seat_bots(bots)
     info = _table_answer(table)
+    if not_seated:
+        info["bots_not_seated"] = not_seated
     if host_token is None:
         return info
     info["host_token"] = host_token
@@ -487,6 +492,13 @@ def _require_game_with_bots(table: Table) -> None:
         raise GAME_HAS_NO_BOTS
 
 
+def _checked_level(level) -> str:
+    if not isinstance(level, str) or level not in BOT_LEVELS:
+        raise ApiError(400, f"the level must be one of {', '.join(BOT_LEVELS)}, not {level!r}",
+                       f"レベルは {', '.join(BOT_LEVELS)} のどれかにしてください")
+    return level
+
+
 @blueprint.post("/seats/<int:seat>/bot")
 def seat_bot(seat: int):
     """The host seats a bot of a level on a free seat; the answer is the public table."""
@@ -495,12 +507,60 @@ def seat_bot(seat: int):
     require_host(table)
     bots = _bots()
     _require_game_with_bots(table)
-    level = body["level"]
-    if level not in BOT_LEVELS:
-        raise ApiError(400, f"the level must be one of {', '.join(BOT_LEVELS)}, not {level!r}",
-                       f"レベルは {', '.join(BOT_LEVELS)} のどれかにしてください")
-    bots.seat(seat, level)
+    bots.seat(seat, _checked_level(body["level"]))
     return table.public()
+
+
+BOTS_FIELD_SHAPE = ApiError(400, 'bots must be a list such as [{"seat": 2, "level": "normal"}]',
+                            'bots は [{"seat": 2, "level": "normal"}] のようなリストにしてください')
+
+
+def _requested_bots(table: Table, game_id, players, requested) -> dict[int, str]:
+    """The ``bots`` field of a new-game request, checked before the game starts: {seat: level}.
+
+    Each bot takes a seat of the new game that will be free when it starts (the seats below
+    the new player count stay held, so a seated person keeps theirs). A game id or player
+    count that is itself wrong is left to the table, which refuses the start in its words."""
+    if not isinstance(requested, list) or not all(isinstance(item, dict) and set(item) == {"seat", "level"}
+                                                  for item in requested):
+        raise BOTS_FIELD_SHAPE
+    if not requested:
+        return {}
+    _bots()  # a companion without bots refuses (404), as the bot route does
+    if game_id in table.offered_games and not bot_games_supported(game_id):
+        raise GAME_HAS_NO_BOTS
+    seats_now = table.public()["seats"]
+    chosen: dict[int, str] = {}
+    for item in requested:
+        seat, level = item["seat"], _checked_level(item["level"])
+        if type(seat) is not int or seat < 0:
+            raise ApiError(400, f"a bot's seat must be a seat number (0 is the first seat), not {seat!r}",
+                           f"ボットの席は席番号（最初の席が 0）にしてください（{seat!r} は使えません）")
+        if type(players) is int and seat >= players:
+            raise ApiError(400, f"seat {seat + 1} is not part of a game for {players} players",
+                           f"{players}人のゲームに{seat + 1}番の席はありません")
+        if seat in chosen:
+            raise ApiError(400, f"seat {seat + 1} is given two bots", f"{seat + 1}番の席にボットが2人指定されています")
+        if seat < len(seats_now) and seats_now[seat]["taken"]:
+            name = seats_now[seat]["name"]
+            raise Conflict(f"seat {seat + 1} is taken by {name} and stays so in the new game: free it first",
+                           f"{seat + 1}番の席には{name}さんが着いていて、新しいゲームでもそのままです。先に席を空けてください")
+        chosen[seat] = level
+    return chosen
+
+
+def _seat_bots(bots: dict[int, str]) -> list[dict]:
+    """Seat the bots of a game just started, through the same BotSeats.seat as the bot route.
+    Returns the seats it could not take, each with why (a phone that joined the seat in the
+    same instant, a full disk): the game has started, so that is said, not refused."""
+    not_seated = []
+    for seat, level in sorted(bots.items()):
+        try:
+            _bots().seat(seat, level)
+        except (TableError, StorageError) as error:
+            not_seated.append({"seat": seat, "error": str(error),
+                               "error_ja": getattr(error, "ja", None) or f"{seat + 1}番の席にボットを座らせられませんでした（{error}）"})
+    return not_seated
 
 
 @blueprint.get("/hint")

@@ -29,7 +29,7 @@ from typing import Protocol
 
 from .. import games
 from ..config import BotsConfig
-from ..table import Conflict, IllegalAction, NotFound, Table, TableError
+from ..table import Conflict, IllegalAction, NotFound, StorageError, Table, TableError
 from . import LEVELS, NoBot, budget, choose, supported
 
 log = logging.getLogger(__name__)
@@ -143,7 +143,8 @@ class BotSeats:
 
     def seat(self, seat: int, level: str) -> None:
         """Seat a bot of ``level`` on free ``seat``. Refused (TableError, NoBot, ValueError
-        saying why, nothing changed) for an unknown level, a game without bots, a taken seat."""
+        saying why, nothing changed) for an unknown level, a game without bots, a taken seat;
+        StorageError when the table or ``bots.sqlite`` cannot save it (nothing changed)."""
         if level not in LEVELS:
             raise ValueError(f"unknown bot level {level!r} (levels: {', '.join(LEVELS)})")
         game_id = self._table.game_id
@@ -156,9 +157,9 @@ class BotSeats:
             try:
                 with self._db:
                     self._db.execute("INSERT OR REPLACE INTO bot_seats VALUES (?, ?, ?)", (seat, token, level))
-            except sqlite3.Error:
+            except sqlite3.Error as error:
                 self._table.free_seat(seat)  # a bot that would not survive a restart is not seated
-                raise
+                raise StorageError(f"{DATABASE} could not be written, so the bot was not seated ({error})") from error
             self._bots[seat] = (token, level)
         self._wake.set()
 

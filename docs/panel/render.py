@@ -19,6 +19,7 @@ HERE = Path(__file__).resolve().parent
 from PIL import Image
 
 from companion import games
+from companion.bots.seats import BotSeats
 from companion.table import Table
 from hardware.display import Display
 from hardware.panel import ConfirmPage, HomePage, InfoPage, Panel
@@ -105,6 +106,19 @@ def main() -> int:
         play(table, "meow-oracle", 3, 5, seed=2)
         shot("status-meow-oracle-ja", HomePage())
         panel.language = "en"
+        # Bots (never started here: nobody thinks or moves).
+        panel.bots = bots = BotSeats(table, folder)
+        table.free_all_seats()
+        table.start_game("meow-oracle", 3, seed=2)
+        table.join(0, NAMES[0])
+        bots.seat(2, "normal")
+        shot("game-menu-bots", panel.game_menu())
+        shot("bots", panel._bot_menu())
+        shot("bot-level", panel._bot_levels(1))
+        panel.public = table.public()
+        panel._ask_remove_bot(2, "normal")
+        shot("confirm-remove-bot", panel._pages[-1])
+        bots.stop()
         save("stopped", Screen("stopped", PRODUCT["en"], (word("stopped", "en"), "", word("stopped_hint", "en"))))
         table.close()
     return 0

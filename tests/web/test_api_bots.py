@@ -143,3 +143,73 @@ def test_two_bots_in_the_worker_process_and_a_phone_play_meow_oracle_to_the_end(
     seats_that_moved = {entry["seat"] for entry in table.action_log()}
     assert seats_that_moved == {0, 1, 2}
     assert view["result"] is not None
+
+
+# ---------------------------------------------------------------- bots in the new-game request
+
+
+def test_a_new_game_seats_the_bots_it_asks_for(bots_api):
+    answer = bots_api.post("/api/game", {"game": "meow-oracle", "players": 3, "seed": 3,
+                                         "bots": [{"seat": 2, "level": "normal"}, {"seat": 1, "level": "easy"}]})
+    assert answer.status_code == 200 and "bots_not_seated" not in answer.json
+    assert [seat["name"] for seat in answer.json["seats"]] == [None, "Bot 2 Easy / ボット かんたん", "Bot 3 Normal / ボット ふつう"]
+    assert bots_api.bots.levels() == {1: "easy", 2: "normal"}
+
+
+@pytest.mark.parametrize(("bots", "words"), [
+    ({"2": "normal"}, "bots must be a list"),
+    ([{"seat": 2}], "bots must be a list"),
+    ([{"seat": 2, "level": "normal", "name": "X"}], "bots must be a list"),
+    ([{"seat": 2, "level": "hard"}], "the level must be one of easy, normal, strong"),
+    ([{"seat": "2", "level": "easy"}], "must be a seat number"),
+    ([{"seat": True, "level": "easy"}], "must be a seat number"),
+    ([{"seat": -1, "level": "easy"}], "must be a seat number"),
+    ([{"seat": 3, "level": "easy"}], "seat 4 is not part of a game for 3 players"),
+    ([{"seat": 1, "level": "easy"}, {"seat": 1, "level": "strong"}], "seat 2 is given two bots"),
+])
+def test_a_new_game_with_a_bad_bot_request_does_not_start(bots_api, table, bots, words):
+    host = start(bots_api, "swap5", 2)
+    before = table.public()
+    answer = bots_api.post("/api/game", {"game": "meow-oracle", "players": 3, "bots": bots}, token=host)
+    assert answer.status_code == 400 and words in answer.json["error"] and answer.json["error_ja"], answer.json
+    assert table.public() == before and bots_api.bots.levels() == {}
+
+
+def test_a_new_game_does_not_put_a_bot_on_a_seat_a_person_keeps(bots_api, table):
+    host = start(bots_api, "swap5", 2)
+    bots_api.post("/api/seats/1/join", {"name": "Aki"})
+    before = table.public()
+    answer = bots_api.post("/api/game", {"game": "meow-oracle", "players": 3, "bots": [{"seat": 1, "level": "easy"}]},
+                           token=host)
+    assert answer.status_code == 409 and "seat 2 is taken by Aki" in answer.json["error"] and answer.json["error_ja"]
+    assert table.public() == before and bots_api.bots.levels() == {}
+
+
+def test_a_tracker_does_not_start_with_bots(bots_api, table):
+    answer = bots_api.post("/api/game", {"game": "pig-house", "players": 3, "bots": [{"seat": 1, "level": "easy"}]})
+    assert answer.status_code == 409 and "no bots" in answer.json["error"] and answer.json["error_ja"]
+    assert table.game_id is None and not table.has_host
+
+
+def test_a_new_game_with_bots_on_a_companion_without_bots_does_not_start(api, table):
+    answer = api.post("/api/game", {"game": "swap5", "players": 2, "bots": [{"seat": 1, "level": "easy"}]})
+    assert answer.status_code == 404 and "without bots" in answer.json["error"]
+    assert table.game_id is None and not table.has_host
+    assert api.post("/api/game", {"game": "swap5", "players": 2, "bots": []}).status_code == 200
+
+
+def test_a_bot_that_cannot_be_saved_is_reported_and_its_seat_left_free(bots_api, table):
+    bots_api.bots._db.close()  # bots.sqlite refuses every write from now on
+    answer = bots_api.post("/api/game", {"game": "swap5", "players": 2, "bots": [{"seat": 1, "level": "easy"}]})
+    assert answer.status_code == 200 and table.game_id == "swap5"
+    [refusal] = answer.json["bots_not_seated"]
+    assert refusal["seat"] == 1 and refusal["error"] and refusal["error_ja"]
+    assert answer.json["seats"][1]["taken"] is False
+
+
+def test_a_bot_that_cannot_be_saved_is_refused_and_its_seat_left_free(bots_api, table):
+    host = start(bots_api, "swap5", 2)
+    bots_api.bots._db.close()  # bots.sqlite refuses every write from now on
+    answer = bots_api.post("/api/seats/1/bot", {"level": "easy"}, token=host)
+    assert answer.status_code == 503 and "nothing was changed" in answer.json["error"] and answer.json["error_ja"]
+    assert table.public()["seats"][1]["taken"] is False

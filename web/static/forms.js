@@ -1,8 +1,11 @@
 // Pieces shared by the home, join and host pages: the line about the current game, the
 // list of seats, and the form that starts a game (built from the table's offered games
-// and their options, so a new game or option needs no change here).
+// and their options, so a new game or option needs no change here; in the games with bots
+// it also asks, per seat, whether a person or a bot plays it).
 
-import { api, el, fill, pick, say, t } from "./app.js";
+import { api, el, fill, lang, pageData, pick, say, t } from "./app.js";
+
+const BOT_LEVELS = ["easy", "normal", "strong"];
 
 /** "Lion Square · 4 players" or "No game yet". */
 export function gameLine(info) {
@@ -39,14 +42,46 @@ function optionValue(input) {
  * Build the start-a-game form in `form` from `offered` (the table's offered_games),
  * set to the `current` game (the table's `game`, or null) and its player count.
  * `running` says whether an unfinished game would be abandoned (then it asks first).
+ * `seatsNow()` gives the table's seats now (who keeps a seat into the new game).
  * `started(answer, players)` runs after the server started the game.
  */
-export function startForm(form, offered, current, running, started) {
+export function startForm(form, offered, current, running, started, seatsNow = () => []) {
   const gameSelect = el("select", { id: "start-game", name: "game" },
     offered.map((game) => el("option", { value: game.id, selected: current && current.id === game.id }, pick(game.title))));
   const playersSelect = el("select", { id: "start-players", name: "players" });
   const optionsBox = el("div", { class: "options" });
   const seedInput = el("input", { id: "start-seed", name: "seed", type: "number", min: "0", step: "1", inputmode: "numeric" });
+  const seatsBox = el("div", { class: "seat-choices" });
+
+  /** {seat: level} of the seats given to a bot so far. */
+  function chosenBots() {
+    const chosen = {};
+    for (const input of seatsBox.querySelectorAll("input:checked")) if (input.value) chosen[input.dataset.seat] = input.value;
+    return chosen;
+  }
+
+  /**
+   * Per seat of the new game, in the games with bots: a person (the default) or a bot of a
+   * level, one tap each. A seat someone keeps (seats below the new player count stay held)
+   * names who; the choices made survive a change of the player count.
+   */
+  function drawSeatChoices() {
+    if (!(pageData.bot_games || []).includes(gameSelect.value)) return fill(seatsBox);
+    const before = chosenBots();
+    const held = seatsNow();
+    const players = Number(playersSelect.value);
+    fill(seatsBox, el("p", { class: "seat-choices-title" }, t("start.who_plays")),
+      Array.from({ length: players }, (_, seat) => {
+        const keeper = held[seat] && held[seat].taken ? held[seat].name : null;
+        return el("fieldset", { class: "seat-choice", "data-testid": `start-seat-${seat}` },
+          el("legend", {}, t("seat.number", { n: seat + 1 })),
+          keeper ? el("span", { class: "keeps" }, t("start.keeps_seat", { name: keeper }))
+            : ["", ...BOT_LEVELS].map((level) => el("label", {},
+              el("input", { type: "radio", name: `start-seat-${seat}`, value: level, "data-seat": seat,
+                checked: (before[seat] ?? "") === level }),
+              level ? t(`bots.level.${level}`) : t("start.person"))));
+      }));
+  }
 
   function drawGame() {
     const game = offered.find((g) => g.id === gameSelect.value);
@@ -66,12 +101,15 @@ export function startForm(form, offered, current, running, started) {
         el("label", { for: id }, pick(option.label)), input,
         pick(option.help) ? el("small", {}, pick(option.help)) : null);
     }));
+    drawSeatChoices();
   }
 
   gameSelect.addEventListener("change", drawGame);
+  playersSelect.addEventListener("change", drawSeatChoices);
   fill(form,
     el("p", {}, el("label", { for: "start-game" }, t("start.game")), gameSelect),
     el("p", {}, el("label", { for: "start-players" }, t("start.players")), playersSelect),
+    seatsBox,
     optionsBox,
     el("details", {}, el("summary", {}, t("start.advanced")),
       el("p", {}, el("label", { for: "start-seed" }, t("start.seed")), seedInput)),
@@ -84,8 +122,14 @@ export function startForm(form, offered, current, running, started) {
     const body = { game: gameSelect.value, players: Number(playersSelect.value), options: {} };
     for (const input of optionsBox.querySelectorAll("select, input")) body.options[input.name] = optionValue(input);
     if (seedInput.value !== "") body.seed = Number(seedInput.value);
+    const bots = Object.entries(chosenBots()).map(([seat, level]) => ({ seat: Number(seat), level }));
+    if (bots.length) body.bots = bots;
     try {
       const answer = await api("/api/game", { method: "POST", body });
+      // The game has started; a bot that could not sit (a phone took its seat meanwhile) is said,
+      // and the page stays, so the words are read (the seats below show the seat free).
+      const unseated = (answer.bots_not_seated || []).map((refusal) => lang === "ja" ? refusal.error_ja : refusal.error);
+      if (unseated.length) return say(unseated.join(" "), "error");
       say(t("start.started"));
       started(answer, body.players);
     } catch (error) {

@@ -21,6 +21,6 @@ follow(async () => {
       // Seats below the new player count stay held: a seated host goes on to play.
       const seated = pageData.seat !== null && pageData.seat < players;
       window.location.href = seated ? "/play" : pageData.join_path;
-    });
+    }, () => info.seats);
   }
 });

@@ -57,6 +57,6 @@ const live = follow(async () => {
     startForm(form, info.offered_games, info.game, () => Boolean(info.game && !info.game.over), (answer, players) => {
       const seated = pageData.seat !== null && pageData.seat < players;
       window.location.href = seated ? "/play" : pageData.join_path;
-    });
+    }, () => info.seats);
   }
 });

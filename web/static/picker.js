@@ -21,6 +21,7 @@ export class Picker {
   constructor(actions, onChange) {
     this.actions = actions;
     this.chosen = {}; // field name -> chosen value; "type" and the pseudo-field "shape" too
+    this.suggested = null; // the hint's action while it is chosen as suggested
     this.onChange = onChange; // called with "pick" (a card, piece or cell) or "button" (a labelled move)
   }
 
@@ -53,6 +54,14 @@ export class Picker {
    * selects) or "button" (a button whose label names the choice).
    */
   choose(field, value, how = "pick") {
+    const suggested = this.suggested;
+    this.suggested = null;
+    const fields = suggested ? fieldsOf(suggested) : [];
+    if (fields.length >= 2 && field === fields[fields.length - 1] && same(suggested[field], value)) {
+      // The hint's target tapped: the second, deliberate tap that completes the move, as without a hint.
+      this.onChange(how);
+      return;
+    }
     if (this.isChosen(field, value)) {
       delete this.chosen[field];
     } else if (this.consistent(field, value)) {
@@ -71,16 +80,21 @@ export class Picker {
    */
   chooseAll(choice) {
     if (!this.matching(choice).length) return;
+    this.suggested = null;
     this.chosen = { ...choice };
     this.onChange("button");
   }
 
-  /** Choose a whole listed action without sending it (a hint): the page shows it chosen. */
+  /** Choose a whole listed action without sending it (a hint): the page shows it chosen.
+   * A tap on its target (the last of two or more fields) then takes it; see `choose`. */
   suggest(action) {
-    if (this.matching(action).length) this.chosen = { ...action };
+    if (!this.matching(action).length) return;
+    this.chosen = { ...action };
+    this.suggested = action;
   }
 
   clear() {
+    this.suggested = null;
     this.chosen = {};
     this.onChange("clear");
   }

@@ -40,7 +40,7 @@ function board(ctx) {
       const asTo = picker && "from" in picker.chosen && picker.consistent("to", cell);
       if (asFrom || asTo) {
         const field = asTo ? "to" : "from";
-        if (picker.isChosen("from", cell)) classes.push("chosen");
+        if (picker.isChosen("from", cell) || picker.isChosen("to", cell)) classes.push("chosen"); // "to": a hint's target
         else classes.push(asTo ? "fits" : "mine");
         grid.append(el("button", {
           type: "button", class: classes.join(" "), "data-pick": "cell", "data-cell": cell,

@@ -1,0 +1,203 @@
+"""Bots at the table in real Chromium: the phone's "Hint" button shows the suggested move
+chosen, a second deliberate tap sends it and cancel leaves the game as it was; the new-game
+form seats a bot, which then moves. Both at 360 x 640 and 390 x 844: nothing covers a
+control and nothing scrolls sideways.
+
+Every wait is on an event or on the page's state, never a sleep.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import threading
+import warnings
+from contextlib import contextmanager
+
+import pytest
+
+from browser_support import chromium_missing
+from companion.bots.seats import BotSeats, WorkerThinker
+from companion.config import BotsConfig
+from companion.serve import Server
+from companion.table import Table
+from web import create_app
+
+_missing = chromium_missing()
+if _missing:
+    warnings.warn(f"BROWSER TESTS SKIPPED: {_missing}", stacklevel=1)
+    pytest.skip(f"BROWSER TESTS SKIPPED: {_missing}", allow_module_level=True)
+
+from playwright.sync_api import expect  # noqa: E402
+from test_phone_layout_browser import SIZES, UNCOVERED  # noqa: E402
+
+
+def board_move_with_choices(actions: list[dict]) -> dict:
+    """The last move on the board (not a trump card) whose piece could also go elsewhere the
+    same way: a hint whose target is a real choice, and not simply the first action listed."""
+    return [action for action in actions if action["type"] != "trump" and sum(
+        other["type"] == action["type"] and other.get("from") == action["from"] for other in actions) > 1][-1]
+
+
+class LastBoardMove:
+    """Suggests :func:`board_move_with_choices` at once: a hint the test knows in advance."""
+
+    def think(self, game_id, view, *, level, seconds):
+        future = concurrent.futures.Future()
+        future.set_result(board_move_with_choices(view["actions"]))
+        return future
+
+    def close(self):
+        pass
+
+
+@contextmanager
+def serving(data_dir, thinker):
+    """The real server (waitress) with a table and its bots, started as ``companion serve``
+    starts them; yields ``(url, table, bots)``."""
+    table = Table(data_dir)
+    bots = BotSeats(table, data_dir, BotsConfig(pause_seconds=0), thinker=thinker)
+    app = create_app(table, bots=bots, keepalive_seconds=5.0, stream_seconds=120.0)
+    server = Server(app, "127.0.0.1", 0)
+    thread = threading.Thread(target=server.serve_forever, name="test-server", daemon=True)
+    thread.start()
+    bots.start()
+    try:
+        yield f"http://127.0.0.1:{server.port}", table, bots
+    finally:
+        server.stop()
+        server.wait_stopped(10)
+        thread.join(10)
+        bots.stop()
+        table.close()
+
+
+def fits_the_screen(page, width) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    controls = page.evaluate(UNCOVERED)
+    assert controls["covered"] == []
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_hint_shows_the_suggested_move_chosen_cancel_keeps_the_game_and_a_second_tap_sends_it(tmp_path, browser, new_phone, size):
+    with serving(tmp_path, LastBoardMove()) as (url, table, _):
+        table.start_game("swap5", 2, seed=5)
+        token = table.join(0, "Aki")
+        table.join(1, "Ben")
+        width, height = SIZES[size]
+        phone = new_phone(viewport={"width": width, "height": height})
+        problems = []
+        phone.on("pageerror", lambda error: problems.append(str(error)))
+        phone.goto(f"{url}/R/{token}")
+        game = phone.locator("#game")
+        expect(game).to_have_attribute("data-version", str(table.version))
+        before = table.version
+        suggestion = board_move_with_choices(table.view(0)["actions"])
+
+        phone.get_by_test_id("hint-button").click()
+        expect(phone.get_by_test_id("note")).to_contain_text("The bot suggests:")  # the hint's answer has come
+        chosen = phone.locator(".s5-cell.chosen")
+        expect(chosen).to_have_count(2)  # the piece and its target, set apart from the other targets
+        assert {chosen.nth(0).get_attribute("data-cell"), chosen.nth(1).get_attribute("data-cell")} == {
+            suggestion["from"], suggestion["to"]}
+        confirm = phone.get_by_test_id("confirm")
+        expect(confirm).to_contain_text(suggestion["from"])
+        expect(confirm).to_contain_text(suggestion["to"])
+        fits_the_screen(phone, width)
+
+        phone.get_by_test_id("cancel").click()
+        expect(phone.locator(".s5-cell.chosen")).to_have_count(0)
+        expect(confirm).to_have_count(0)
+        phone.evaluate("fetch('/api/ping')")  # anything the taps sent has been answered
+        assert table.version == before and table.action_log() == []
+
+        phone.get_by_test_id("hint-button").click()
+        expect(chosen).to_have_count(2)
+        confirm.click()  # the second, deliberate tap: the button that names the move
+        expect(game).not_to_have_attribute("data-version", str(before))
+        [entry] = table.action_log()
+        assert entry["seat"] == 0 and entry["action"] == suggestion
+        assert problems == []
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_new_game_form_seats_a_bot_that_then_moves(tmp_path, browser, new_phone, size):
+    """Two people and a bot at Meow Oracle, from the home page of an idle table. Taps of a
+    person: the game (2: open the list, choose), the players (2), "Bot: normal" on seat 1
+    (1), start (1): six. The seed (under "More") only makes the bot's seat the first to move."""
+    with serving(tmp_path, WorkerThinker(iterations=5)) as (url, table, bots):
+        width, height = SIZES[size]
+        host = new_phone(viewport={"width": width, "height": height})
+        problems = []
+        host.on("pageerror", lambda error: problems.append(str(error)))
+        host.goto(url)
+        host.locator("#start-game").select_option("meow-oracle")
+        host.locator("#start-players").select_option("3")
+        seats = host.locator(".seat-choice")
+        expect(seats).to_have_count(3)
+        expect(host.get_by_test_id("start-seat-0").get_by_label("Person")).to_be_checked()  # a person by default
+        host.get_by_test_id("start-seat-0").get_by_label("Bot: normal").check()
+        fits_the_screen(host, width)
+        host.get_by_text("More").click()
+        host.locator("#start-seed").fill("3")
+        host.get_by_test_id("start").click()
+
+        host.wait_for_url(f"{url}/J/{table.join_code}")  # the host goes on to take a seat
+        assert bots.levels() == {0: "normal"} and table.names()[0] == "Bot 1 Normal / ボット ふつう"
+        assert table.view(None)["to_act"] == [0]
+        screen = new_phone()
+        screen.goto(f"{url}/table")
+        expect(screen.get_by_test_id("log")).to_contain_text("Bot 1 Normal", timeout=60_000)  # its first move
+        assert table.action_log()[0]["seat"] == 0
+        assert problems == []
+
+
+def test_the_new_game_form_in_japanese_and_for_a_tracker(tmp_path, browser, new_phone):
+    """The seat choices speak Japanese; a game without bots asks nothing about seats; a seat
+    someone keeps names them instead of offering a bot."""
+    with serving(tmp_path, LastBoardMove()) as (url, table, _):
+        host_token = table.start_game("swap5", 2, seed=1, claim_host=True)
+        table.join(1, "Aki")
+        host = new_phone(locale="ja-JP")
+        host.goto(f"{url}/R/{host_token}")
+        host.goto(f"{url}/host")
+        expect(host.get_by_test_id("start-seat-0").get_by_label("人")).to_be_checked()
+        expect(host.get_by_test_id("start-seat-0").get_by_label("ボット: つよい")).to_have_count(1)
+        expect(host.get_by_test_id("start-seat-1")).to_contain_text("Akiさんがそのまま座ります")
+        expect(host.get_by_test_id("start-seat-1").locator("input")).to_have_count(0)
+        host.locator("#start-game").select_option("pig-house")
+        expect(host.locator(".seat-choice")).to_have_count(0)
+
+
+def test_after_a_hint_a_tap_on_the_highlighted_target_sends_the_suggested_move(tmp_path, browser, new_phone):
+    """The second deliberate tap may also be the target itself (the piece's highlighted cell),
+    as without a hint; it used to take the target back instead."""
+    with serving(tmp_path, LastBoardMove()) as (url, table, _):
+        table.start_game("swap5", 2, seed=5)
+        token = table.join(0, "Aki")
+        table.join(1, "Ben")
+        phone = new_phone()
+        phone.goto(f"{url}/R/{token}")
+        game = phone.locator("#game")
+        expect(game).to_have_attribute("data-version", str(table.version))
+        before = table.version
+        suggestion = board_move_with_choices(table.view(0)["actions"])
+        phone.get_by_test_id("hint-button").click()
+        target = phone.locator(f".s5-cell.chosen[data-cell={suggestion['to']}]")
+        expect(target).to_have_count(1)
+        target.click()
+        expect(game).not_to_have_attribute("data-version", str(before))
+        [entry] = table.action_log()
+        assert entry["seat"] == 0 and entry["action"] == suggestion
+
+
+def test_a_bot_that_could_not_sit_is_said_and_the_page_stays(tmp_path, browser, new_phone):
+    with serving(tmp_path, LastBoardMove()) as (url, table, bots):
+        bots._db.close()  # bots.sqlite refuses every write from now on
+        host = new_phone()
+        host.goto(url)
+        host.locator("#start-game").select_option("swap5")
+        host.get_by_test_id("start-seat-1").get_by_label("Bot: easy").check()
+        host.get_by_test_id("start").click()
+        expect(host.locator("#status")).to_contain_text("could not be written, so the bot was not seated")
+        expect(host.locator("#status")).to_have_attribute("data-kind", "error")
+        assert host.url == f"{url}/" and table.game_id == "swap5" and not table.public()["seats"][1]["taken"]

@@ -1,0 +1,112 @@
+"""The panel's game menu seats a bot on a free seat (seat, then level) and removes one
+(asking first, "No" highlighted), through gpiozero's mock pins; the BotSeats object comes
+from outside, as ``companion serve`` hands it over. A thinker that answers at once keeps it
+quick; the bots are started, so a seated bot really moves."""
+
+from __future__ import annotations
+
+import concurrent.futures
+
+import pytest
+from panel_helpers import choose, presses, selected, short_press
+
+from companion.bots.seats import BotSeats
+from companion.config import BotsConfig
+
+
+class FirstAction:
+    def think(self, game_id, view, *, level, seconds):
+        future = concurrent.futures.Future()
+        future.set_result(view["actions"][0])
+        return future
+
+    def close(self):
+        pass
+
+
+@pytest.fixture
+def bots(table, tmp_path):
+    bots = BotSeats(table, tmp_path, BotsConfig(pause_seconds=0), thinker=FirstAction())
+    bots.start()
+    yield bots
+    bots.stop()
+
+
+def test_the_game_menu_seats_a_bot_that_then_moves(make_panel, table, bots):
+    table.start_game("swap5", 2, seed=1)
+    table.join(1, "Aki")
+    panel = make_panel(bots=bots)
+    short_press(panel, "ok")
+    assert panel.text_lines()[0] == "SWAP 5" and selected(panel) == "Bots…"
+    short_press(panel, "ok")
+    assert panel.text_lines()[1:] == ["> Seat 1: add a bot"]  # Aki's seat is not offered
+    short_press(panel, "ok")
+    assert panel.text_lines() == ["Bot for seat 1", "Easy", "> Normal", "Strong"]
+    choose(panel, "Strong")
+    assert bots.levels() == {0: "strong"} and table.names()[0] == "Bot 1 Strong / ボット つよい"
+    assert panel.text_lines()[0] == "Bots"  # back to the bots, for the next seat
+    bots_moved = [entry for entry in table.action_log() if entry["seat"] == 0]
+    for _ in range(100):
+        if bots_moved:
+            break
+        assert panel.settle()  # the bot's move changes the table, and the panel redraws
+        bots_moved = [entry for entry in table.action_log() if entry["seat"] == 0]
+    assert bots_moved
+
+
+def test_removing_a_bot_asks_first_and_no_changes_nothing(make_panel, table, bots):
+    table.start_game("meow-oracle", 3, seed=3)
+    bots.seat(2, "easy")
+    table.join(0, "Aki")
+    panel = make_panel(bots=bots)
+    presses(panel, "ok", "ok")
+    assert panel.text_lines()[1:] == ["> Seat 2: add a bot", "Seat 3: remove bot"]
+    choose(panel, "Seat 3: remove bot")
+    assert panel.text_lines()[0] == "Remove bot" and selected(panel) == "No"
+    version = table.version
+    short_press(panel, "ok")  # "No"
+    assert bots.levels() == {2: "easy"} and table.version == version
+    choose(panel, "Seat 3: remove bot")
+    presses(panel, "up", "ok")  # "Yes"
+    assert bots.levels() == {} and not table.public()["seats"][2]["taken"]
+    assert panel.text_lines()[1:] == ["Seat 2: add a bot", "> Seat 3: add a bot"]
+
+
+def test_a_seat_taken_meanwhile_is_refused_in_plain_words(make_panel, table, bots):
+    table.start_game("swap5", 2, seed=1)
+    table.join(1, "Aki")
+    panel = make_panel(bots=bots, language="ja")
+    presses(panel, "ok", "ok", "ok")
+    assert panel.text_lines()[0] == "1番の席のボット" and selected(panel) == "ふつう"
+    table.join(0, "Ben")  # a phone takes the seat while the panel shows the levels
+    short_press(panel, "ok")
+    assert panel.text_lines()[0] == "座れません" and "Ben" in " ".join(panel.text_lines())
+    assert bots.levels() == {}
+
+
+@pytest.mark.parametrize("game", ["pig-house", "lion-square-ledger"])
+def test_no_bots_entry_in_a_tracker(make_panel, table, bots, game):
+    table.start_game(game, 3, seed=1)
+    panel = make_panel(bots=bots)
+    short_press(panel, "ok")
+    assert panel.text_lines()[0] != "Menu"  # the game menu
+    assert not any("Bots" in line for line in panel.text_lines())
+
+
+def test_no_bots_entry_on_a_panel_handed_no_bots(make_panel, table):
+    table.start_game("swap5", 2, seed=1)
+    panel = make_panel()
+    short_press(panel, "ok")
+    assert panel.text_lines() == ["SWAP 5", "> Menu…", "Undo last action"]
+
+
+def test_the_composition_root_hands_the_panel_the_tables_bots(pins, table, bots, tmp_path):
+    from companion.config import load_config
+    from companion.serve import build_panel
+
+    config = load_config(None, {"hardware": "mock", "data_dir": str(tmp_path / "data")})
+    panel = build_panel(table, config, "http://10.0.0.2:8000/", "10.0.0.2", None, bots)
+    try:
+        assert panel.bots is bots
+    finally:
+        panel.stop()
