@@ -266,7 +266,7 @@ class LionSquare(Game):
         state["step"] = "pass"
         state["turn"] = None
         state["last_placer"] = None
-        start = seat_ref(state["start_player"])
+        start = _SEAT_REFS[state["start_player"]]
         number = state["round"]
         self.log(
             state,
@@ -318,7 +318,7 @@ class LionSquare(Game):
                 "ゲーム終了：すべての群れが食べ尽くされ、ライオンの勝ち",
             )
         else:
-            who = " & ".join(seat_ref(s) for s in winners)
+            who = " & ".join(_SEAT_REFS[s] for s in winners)
             best = herds[winners[0]]
             verb = "wins" if len(winners) == 1 else "share the win"
             self.log(
@@ -392,9 +392,9 @@ class LionSquare(Game):
         hands[seat] = _without(hands[seat], card)
         passes = _own(state, "passes")
         passes[seat] = card
-        left = seat_ref((seat + 1) % players)
+        left = _SEAT_REFS[(seat + 1) % players]
         en, ja = _CARD_NAMES[card]
-        who = seat_ref(seat)
+        who = _SEAT_REFS[seat]
         self.log(
             state,
             f"{who} has chosen a card to pass",
@@ -414,9 +414,9 @@ class LionSquare(Game):
             got_en, got_ja = _CARD_NAMES[card]
             gave_en, gave_ja = _CARD_NAMES[passes[receiver]]
             private[receiver] = (
-                f"You passed {gave_en} to {seat_ref((receiver + 1) % players)} "
-                f"and received {got_en} from {seat_ref(giver)}",
-                f"{seat_ref((receiver + 1) % players)}に{gave_ja}を渡し、{seat_ref(giver)}から{got_ja}を受け取りました",
+                f"You passed {gave_en} to {_SEAT_REFS[(receiver + 1) % players]} "
+                f"and received {got_en} from {_SEAT_REFS[giver]}",
+                f"{_SEAT_REFS[(receiver + 1) % players]}に{gave_ja}を渡し、{_SEAT_REFS[giver]}から{got_ja}を受け取りました",
             )
         number = state["adjustment"]
         self.log(
@@ -446,7 +446,7 @@ class LionSquare(Game):
         taken_cards[seat] = taken_cards[seat] + cards
         drew = len(cards) == 3 and bool(state["pile"])
         private = None
-        who = seat_ref(seat)
+        who = _SEAT_REFS[seat]
         en = f"{who} takes {len(cards)} card{'s' if len(cards) > 1 else ''} ({_cards_en(cards)})"
         ja = f"{who}が{len(cards)}枚（{_cards_ja(cards)}）を取りました"
         if len(cards) == 3 and not drew:
@@ -481,7 +481,7 @@ class LionSquare(Game):
         state["last_placer"] = seat
         gazelle = _COLOR[card] is None
         en, ja = _CARD_NAMES[card]
-        who = seat_ref(seat)
+        who = _SEAT_REFS[seat]
         if gazelle:
             self.log(
                 state, f"{who} plays a Gazelle and takes another turn", f"{who}がガゼルを出し、もう1度手番を行います"
@@ -493,7 +493,7 @@ class LionSquare(Game):
             return
         following = seat if gazelle else (seat + 1) % players
         if not state["hands"][following]:
-            who = seat_ref(following)
+            who = _SEAT_REFS[following]
             self._end_round(state, rng, f"{who} has no cards to start the turn", f"{who}の手番の最初に手札がありません")
             return
         state["step"] = "turn"
@@ -649,6 +649,9 @@ class LionSquare(Game):
 
 
 # --------------------------------------------------------------------------- helpers
+
+_SEAT_REFS = tuple(seat_ref(seat) for seat in range(LionSquare.max_players))
+"""Every seat's :func:`seat_ref` placeholder, made once: nearly every move's log names a seat."""
 
 
 def _own(state: dict, key: str) -> list:
@@ -870,9 +873,10 @@ def _take_problem(field: list, action: dict) -> Words | None:
             f"{key_ja}('{key}')は整数で指定してください({index!r} は使えません)",
         )
     axis = 0 if key == "row" else 1
-    lines = sorted({entry[axis] for entry in field})
+    lines = [entry[axis] for entry in field]
     if index in lines:
         return None
+    lines = sorted(set(lines))
     return (
         f"{key} {index} of the field holds no card; take a {key} that holds at least one ({key}s now: {lines})",
         f"場の{key_ja} {index} にはカードがありません。カードが1枚以上ある{key_ja}を取ってください"
