@@ -200,11 +200,11 @@ _CARD_NAMES = {card: _card_names(card) for card in _COLOR}
 
 
 def _cards_en(cards: list[str]) -> str:
-    return ", ".join(_CARD_NAMES[c][0] for c in cards)
+    return ", ".join([_CARD_NAMES[c][0] for c in cards])
 
 
 def _cards_ja(cards: list[str]) -> str:
-    return "、".join(_CARD_NAMES[c][1] for c in cards)
+    return "、".join([_CARD_NAMES[c][1] for c in cards])
 
 
 # --------------------------------------------------------------------------- the engine
@@ -437,19 +437,18 @@ class LionSquare(Game):
             line, index = 0, action["row"]
         else:
             line, index = 1, action["column"]
-        kept, taken = [], []
-        for entry in state["field"]:
-            (taken if entry[line] == index else kept).append(entry)
-        cards = [card for _, _, card in taken]
-        state["field"] = kept
+        field = state["field"]
+        cards = [entry[2] for entry in field if entry[line] == index]
+        state["field"] = [entry for entry in field if entry[line] != index]
         taken_cards = _own(state, "taken")
         taken_cards[seat] = taken_cards[seat] + cards
-        drew = len(cards) == 3 and bool(state["pile"])
+        count = len(cards)
+        drew = count == 3 and bool(state["pile"])
         private = None
         who = _SEAT_REFS[seat]
-        en = f"{who} takes {len(cards)} card{'s' if len(cards) > 1 else ''} ({_cards_en(cards)})"
-        ja = f"{who}が{len(cards)}枚（{_cards_ja(cards)}）を取りました"
-        if len(cards) == 3 and not drew:
+        en = f"{who} takes {count} card{'s' if count > 1 else ''} ({_cards_en(cards)})"
+        ja = f"{who}が{count}枚（{_cards_ja(cards)}）を取りました"
+        if count == 3 and not drew:
             en += "; the Square pile is empty, so no card is drawn"
             ja += "。スクエア山札がないので引けません"
         if drew:
