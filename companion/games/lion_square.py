@@ -116,21 +116,36 @@ def damage(field: list, side: str, taken: int, gazelles: int) -> int:
             f"there are only {GAZELLE_COUNT} gazelle cards, but {gazelles_on_field} are on the field "
             f"and {gazelles} in hand"
         )
+    return _loss(grid, side, taken, gazelles)
+
+
+def _loss(grid: list[list[int | None]], side: str, taken: int, gazelles: int) -> int:
+    """The damage (see :func:`damage`) of a grid of values already known to be sound: the
+    engine's own field needs no checking, and skipping it keeps round ends cheap."""
     return _nearest_sum(grid, side) + (taken + 1) // 2 + gazelles
 
 
 def _nearest_sum(grid: list[list[int | None]], side: str) -> int:
     """Part 1 of the damage: the values of the cards nearest to ``side`` on each line
     running away from it. ``grid`` holds values (a gazelle is 0) or None, seen from the south."""
-    if side == "S":
-        lines = [[grid[r][c] for r in (2, 1, 0)] for c in range(3)]
-    elif side == "N":
-        lines = [[grid[r][c] for r in (0, 1, 2)] for c in range(3)]
-    elif side == "W":
-        lines = [grid[r] for r in range(3)]
-    else:
-        lines = [grid[r][::-1] for r in range(3)]
-    return sum(next((v for v in line if v is not None), 0) for line in lines)
+    cells = grid[0] + grid[1] + grid[2]
+    total = 0
+    for line in _LINES_FROM[side]:
+        for at in line:
+            if cells[at] is not None:
+                total += cells[at]
+                break
+    return total
+
+
+_LINES_FROM = {
+    "S": ((6, 3, 0), (7, 4, 1), (8, 5, 2)),
+    "N": ((0, 3, 6), (1, 4, 7), (2, 5, 8)),
+    "W": ((0, 1, 2), (3, 4, 5), (6, 7, 8)),
+    "E": ((2, 1, 0), (5, 4, 3), (8, 7, 6)),
+}
+"""Side -> the 3 lines running away from it, each as the numbers of its cells (row by row
+from the top-left, seen from the south), nearest first."""
 
 
 def _checked_field(field) -> tuple[list[list[int | None]], int]:
@@ -185,11 +200,11 @@ _CARD_NAMES = {card: _card_names(card) for card in _COLOR}
 
 
 def _cards_en(cards: list[str]) -> str:
-    return ", ".join(_CARD_NAMES[c][0] for c in cards)
+    return ", ".join([_CARD_NAMES[c][0] for c in cards])
 
 
 def _cards_ja(cards: list[str]) -> str:
-    return "、".join(_CARD_NAMES[c][1] for c in cards)
+    return "、".join([_CARD_NAMES[c][1] for c in cards])
 
 
 # --------------------------------------------------------------------------- the engine
@@ -251,7 +266,7 @@ class LionSquare(Game):
         state["step"] = "pass"
         state["turn"] = None
         state["last_placer"] = None
-        start = seat_ref(state["start_player"])
+        start = _SEAT_REFS[state["start_player"]]
         number = state["round"]
         self.log(
             state,
@@ -263,14 +278,14 @@ class LionSquare(Game):
         """Take the damage, then finish the game or deal the next round."""
         players = state["players"]
         grid = _south_grid(state["field"])
-        cells = [[_damage_cell(card) for card in row] for row in grid]
+        values = [[None if card is None else _VALUE[card] for card in row] for row in grid]
         number = state["round"]
         private = {}
         herds = _own(state, "herds")
         for seat in range(players):
             taken = len(state["taken"][seat])
             gazelles = sum(1 for card in state["hands"][seat] if _COLOR[card] is None)
-            loss = damage(cells, SIDES[seat], taken, gazelles)
+            loss = _loss(values, SIDES[seat], taken, gazelles)
             herds[seat] -= loss
             from_taken = (taken + 1) // 2
             from_field = loss - from_taken - gazelles
@@ -303,7 +318,7 @@ class LionSquare(Game):
                 "ゲーム終了：すべての群れが食べ尽くされ、ライオンの勝ち",
             )
         else:
-            who = " & ".join(seat_ref(s) for s in winners)
+            who = " & ".join(_SEAT_REFS[s] for s in winners)
             best = herds[winners[0]]
             verb = "wins" if len(winners) == 1 else "share the win"
             self.log(
@@ -341,23 +356,23 @@ class LionSquare(Game):
             return [{"type": "place", "card": card, "cell": [0, 0]} for card in hand]
         top, left, colour_at, shape = _placed(field)
         if step != "turn":  # "place": any card, obeying only [1] and [2]
-            return [
-                {"type": "place", "card": card, "cell": [top + row, left + column]}
-                for card in hand
-                for row, column, _ in shape.open_cells
-            ]
+            cells = [(top + row, left + column) for row, column, _ in shape.open_cells]
+            return [{"type": "place", "card": card, "cell": [r, c]} for card in hand for r, c in cells]
         # Rule [4] (which implies [3]): a card must touch its colour. A gazelle in hand has
         # no colour and needs none; one on the field has the colour None, which no card has.
+        # (Plain loops: in this hot path they cost less than nested comprehensions.)
         held = [(card, _COLOR[card]) for card in hand]
-        actions = [
-            {"type": "play", "card": card, "cell": [top + row, left + column]}
-            for row, column, touching in shape.open_cells
-            for colours in (touching(colour_at),)  # the cell's colours, picked once per cell
-            for card, color in held
-            if color is None or color in colours
-        ]
-        actions += [{"type": "take", "row": top + row} for row in shape.rows]
-        actions += [{"type": "take", "column": left + column} for column in shape.columns]
+        actions = []
+        for row, column, touching in shape.open_cells:
+            colours = touching(colour_at)
+            r, c = top + row, left + column
+            for card, color in held:
+                if color is None or color in colours:
+                    actions.append({"type": "play", "card": card, "cell": [r, c]})
+        for row in shape.rows:
+            actions.append({"type": "take", "row": top + row})
+        for column in shape.columns:
+            actions.append({"type": "take", "column": left + column})
         return actions
 
     # ------------------------------------------------------------------ carrying out a move
@@ -374,15 +389,16 @@ class LionSquare(Game):
     def _choose_pass(self, state: dict, seat: int, card: str) -> None:
         players = state["players"]
         hands = _own(state, "hands")
-        hands[seat] = [held for held in hands[seat] if held != card]
+        hands[seat] = _without(hands[seat], card)
         passes = _own(state, "passes")
         passes[seat] = card
-        left = seat_ref((seat + 1) % players)
+        left = _SEAT_REFS[(seat + 1) % players]
         en, ja = _CARD_NAMES[card]
+        who = _SEAT_REFS[seat]
         self.log(
             state,
-            f"{seat_ref(seat)} has chosen a card to pass",
-            f"{seat_ref(seat)}が渡すカードを選びました",
+            f"{who} has chosen a card to pass",
+            f"{who}が渡すカードを選びました",
             private={seat: (f"You chose {en} to pass to {left}", f"{left}に渡すカードに{ja}を選びました")},
         )
         if None in passes:
@@ -398,9 +414,9 @@ class LionSquare(Game):
             got_en, got_ja = _CARD_NAMES[card]
             gave_en, gave_ja = _CARD_NAMES[passes[receiver]]
             private[receiver] = (
-                f"You passed {gave_en} to {seat_ref((receiver + 1) % players)} "
-                f"and received {got_en} from {seat_ref(giver)}",
-                f"{seat_ref((receiver + 1) % players)}に{gave_ja}を渡し、{seat_ref(giver)}から{got_ja}を受け取りました",
+                f"You passed {gave_en} to {_SEAT_REFS[(receiver + 1) % players]} "
+                f"and received {got_en} from {_SEAT_REFS[giver]}",
+                f"{_SEAT_REFS[(receiver + 1) % players]}に{gave_ja}を渡し、{_SEAT_REFS[giver]}から{got_ja}を受け取りました",
             )
         number = state["adjustment"]
         self.log(
@@ -421,19 +437,18 @@ class LionSquare(Game):
             line, index = 0, action["row"]
         else:
             line, index = 1, action["column"]
-        kept, taken = [], []
-        for entry in state["field"]:
-            (taken if entry[line] == index else kept).append(entry)
-        cards = [card for _, _, card in taken]
-        state["field"] = kept
+        field = state["field"]
+        cards = [entry[2] for entry in field if entry[line] == index]
+        state["field"] = [entry for entry in field if entry[line] != index]
         taken_cards = _own(state, "taken")
         taken_cards[seat] = taken_cards[seat] + cards
-        drew = len(cards) == 3 and bool(state["pile"])
+        count = len(cards)
+        drew = count == 3 and bool(state["pile"])
         private = None
-        who = seat_ref(seat)
-        en = f"{who} takes {len(cards)} card{'s' if len(cards) > 1 else ''} ({_cards_en(cards)})"
-        ja = f"{who}が{len(cards)}枚（{_cards_ja(cards)}）を取りました"
-        if len(cards) == 3 and not drew:
+        who = _SEAT_REFS[seat]
+        en = f"{who} takes {count} card{'s' if count > 1 else ''} ({_cards_en(cards)})"
+        ja = f"{who}が{count}枚（{_cards_ja(cards)}）を取りました"
+        if count == 3 and not drew:
             en += "; the Square pile is empty, so no card is drawn"
             ja += "。スクエア山札がないので引けません"
         if drew:
@@ -460,12 +475,12 @@ class LionSquare(Game):
         a take); then the round ends, the same seat goes again (a gazelle) or the next does."""
         players = state["players"]
         hands = _own(state, "hands")
-        hands[seat] = [held for held in hands[seat] if held != card]
+        hands[seat] = _without(hands[seat], card)
         state["field"] = [*state["field"], [cell[0], cell[1], card]]
         state["last_placer"] = seat
         gazelle = _COLOR[card] is None
         en, ja = _CARD_NAMES[card]
-        who = seat_ref(seat)
+        who = _SEAT_REFS[seat]
         if gazelle:
             self.log(
                 state, f"{who} plays a Gazelle and takes another turn", f"{who}がガゼルを出し、もう1度手番を行います"
@@ -477,7 +492,7 @@ class LionSquare(Game):
             return
         following = seat if gazelle else (seat + 1) % players
         if not state["hands"][following]:
-            who = seat_ref(following)
+            who = _SEAT_REFS[following]
             self._end_round(state, rng, f"{who} has no cards to start the turn", f"{who}の手番の最初に手札がありません")
             return
         state["step"] = "turn"
@@ -634,6 +649,9 @@ class LionSquare(Game):
 
 # --------------------------------------------------------------------------- helpers
 
+_SEAT_REFS = tuple(seat_ref(seat) for seat in range(LionSquare.max_players))
+"""Every seat's :func:`seat_ref` placeholder, made once: nearly every move's log names a seat."""
+
 
 def _own(state: dict, key: str) -> list:
     """``state[key]``, replaced by a copy of its own first (copy on write: see
@@ -643,15 +661,21 @@ def _own(state: dict, key: str) -> list:
     return mine
 
 
+def _without(hand: list[str], card: str) -> list[str]:
+    """A copy of ``hand`` without ``card`` (held once: every card of the deck is unique)."""
+    at = hand.index(card)
+    return hand[:at] + hand[at + 1 :]
+
+
 def _most_held(hand: list[str]) -> list[str]:
     """The cards of the colours held most (hand adjustment): any tied colour, any number."""
-    counts: dict[str, int] = {}
+    counts: dict[str | None, int] = {}
     for card in hand:
         color = _COLOR[card]
-        if color is not None:
-            counts[color] = counts.get(color, 0) + 1
-    most = max(counts.values(), default=0)
-    return [card for card in hand if _COLOR[card] is not None and counts[_COLOR[card]] == most]
+        counts[color] = counts.get(color, 0) + 1
+    counts[None] = 0  # gazelles have no colour: they never count, and are never among the most held
+    most = max(counts.values())
+    return [card for card in hand if counts[_COLOR[card]] == most] if most else []
 
 
 def _box(cells) -> tuple[int, int, int, int]:
@@ -724,8 +748,11 @@ def _placed(field: list) -> tuple[int, int, dict[int, str | None], _Shape]:
     """A non-empty field as the top-left corner of its box, its cards' colours by window
     number, and its :class:`_Shape`."""
     top = min(field)[0]  # lists compare row first
-    left = min([column for _, column, _ in field])
-    colour_at = {(r - top) * _WINDOW + c - left + _CORNER: _COLOR[card] for r, c, card in field}
+    left = min([entry[1] for entry in field])
+    corner = _CORNER - top * _WINDOW - left  # the window number of the field's cell [0, 0]
+    colour_at = {}
+    for r, c, card in field:
+        colour_at[r * _WINDOW + c + corner] = _COLOR[card]
     return top, left, colour_at, _SHAPES[frozenset(colour_at)]
 
 
@@ -764,14 +791,6 @@ def _south_grid(field: list) -> list[list[str | None]]:
         for r, c, card in field:
             grid[r - top][c - left] = card
     return grid
-
-
-def _damage_cell(card: str | None) -> dict | None:
-    """A grid cell as :func:`damage` reads it."""
-    if card is None:
-        return None
-    color = _COLOR[card]
-    return {"gazelle": True} if color is None else {"color": color, "n": _VALUE[card]}
 
 
 def result_summary(winners: list[int], herds: list[int], lions_win: bool) -> Words:
@@ -853,9 +872,10 @@ def _take_problem(field: list, action: dict) -> Words | None:
             f"{key_ja}('{key}')は整数で指定してください({index!r} は使えません)",
         )
     axis = 0 if key == "row" else 1
-    lines = sorted({entry[axis] for entry in field})
+    lines = [entry[axis] for entry in field]
     if index in lines:
         return None
+    lines = sorted(set(lines))
     return (
         f"{key} {index} of the field holds no card; take a {key} that holds at least one ({key}s now: {lines})",
         f"場の{key_ja} {index} にはカードがありません。カードが1枚以上ある{key_ja}を取ってください"

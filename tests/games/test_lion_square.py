@@ -470,6 +470,38 @@ def test_with_four_players_the_east_side_takes_damage_too():
     assert _ninth_card(4)["herds"] == [13, 15, 13, 11]
 
 
+def _damage_cell(card):
+    """A field card as damage() reads it."""
+    if card is None:
+        return None
+    color, n = card.split("-")
+    return {"gazelle": True} if color == "gazelle" else {"color": color, "n": int(n)}
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_every_round_end_of_random_games_costs_each_side_what_damage_says(players):
+    # The engine works the loss out from its own field without checking that field again;
+    # the public damage() (which the ledger and the bots use) must agree on every round end.
+    chooser = random.Random(players)
+    ends = 0
+    for seed in range(12):
+        state = GAME.setup(players, seed)
+        while not GAME.is_over(state):
+            seat = chooser.choice(GAME.to_act(state))
+            action = chooser.choice(GAME.legal_actions(state, seat))
+            new = GAME.apply(state, seat, action)
+            if new["last_round"] != state["last_round"]:  # this move ended the round
+                ends += 1
+                field = [[_damage_cell(card) for card in row] for row in new["last_round"]["grid"]]
+                for side in range(players):
+                    hand = [card for card in state["hands"][side] if card != action.get("card")]
+                    gazelles = sum(card.startswith("gazelle") for card in hand)
+                    loss = damage(field, lion_square.SIDES[side], len(state["taken"][side]), gazelles)
+                    assert state["herds"][side] - new["herds"][side] == loss, (seed, side)
+            state = new
+    assert ends >= 24
+
+
 def test_the_next_round_is_reshuffled_and_started_by_the_player_after_the_last_to_put_a_card_down():
     state = _ninth_card(3)
     assert state["round"] == 2 and state["start_player"] == 1 and state["result"] is None
