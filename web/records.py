@@ -1,4 +1,5 @@
-"""``/api/plays...``, ``/api/players/rename``: the play records (``docs/records.md``).
+"""``/api/plays...``, ``/api/players/rename``: the play records (``docs/records.md``);
+``/replay/<id>``: a play's replay page.
 
 Reading is open to everyone at the table; renaming a player and deleting a play are the
 host's. Refusals are JSON in English and Japanese, as everywhere under ``/api``.
@@ -6,12 +7,15 @@ host's. Refusals are JSON in English and Japanese, as everywhere under ``/api``.
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from companion.records.exports import bgstats_url, plays_csv
 from companion.records.plays import Records
+from companion.table import NotFound
 
-from . import api
+from . import api, pages
 
 blueprint = Blueprint("records", __name__)
 
@@ -78,3 +82,21 @@ def rename_player():
     body = api.json_body(required=("old", "new"))
     changed = _records().rename(body["old"], body["new"])
     return jsonify({"renamed": changed})
+
+
+# ------------------------------------------------------------------ the replay page
+
+@blueprint.get("/replay/<play_id>")
+def replay_page(play_id: str):
+    """A play step by step: the page draws what never changes (title, date, players, the
+    result); ``static/replay.js`` fetches each step from ``/api/plays/<id>/replay``."""
+    try:
+        play = _records().play(int(play_id)) if play_id.isascii() and play_id.isdigit() else None
+    except NotFound:
+        play = None
+    if play is None:
+        return pages.render_page("not_found.html", status=404, mode="missing", reason="play")
+    lang = pages.choose_language()
+    return pages.render_page("replay.html", mode="replay", play=play, title=play["title"][lang],
+                             date=datetime.fromtimestamp(play["started_at"]).astimezone().strftime("%Y-%m-%d %H:%M"),
+                             steps=sum(not action["undone"] for action in play["actions"]))

@@ -11,6 +11,7 @@
 
 import { api, buzz, el, fill, follow, lang, pageData, pick, renderText, say, seatName, showProblem, t, ApiError } from "./app.js";
 import { Picker } from "./picker.js";
+import { rendererFor } from "./renderer.js";
 import generic, { plain } from "./games/generic.js";
 
 const root = document.getElementById("game");
@@ -24,22 +25,6 @@ let sending = false;
 let hinting = false; // a hint has been asked for and not answered yet
 let note = ""; // why a greyed-out choice cannot be taken now; cleared by the next choice
 let seenUndos = null; // the undo entries of the log already seen (null before the first view)
-
-/**
- * The renderer of a game: its module when the server has one, over the generic one.
- * A game's `label` and `prompt` may answer undefined for what they leave to the generic ones.
- */
-async function rendererFor(gameId) {
-  if (!pageData.renderers.includes(gameId)) return generic;
-  const custom = (await import(`./games/${gameId}.js`)).default;
-  const merged = { ...generic, ...custom };
-  for (const name of ["label", "prompt"]) {
-    if (custom[name]) merged[name] = function fallback(...args) {
-      return custom[name].apply(this, args) ?? generic[name].apply(this, args);
-    };
-  }
-  return merged;
-}
 
 /**
  * After each choice. A tap on a card, piece or cell only selects: an action it completes
