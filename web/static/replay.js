@@ -24,8 +24,7 @@ const moveLine = document.querySelector('[data-testid="move"]');
 
 const fetched = new Map(); // step -> the promise of its answer
 let steps = Number(page.dataset.steps);
-let shown = null; // the step on screen
-let wanted = 0; // the last step asked for: an older answer arriving late is not drawn
+let wanted = 0; // the last step asked for (steps count from it); an older answer arriving late is not drawn
 let movesInForce = []; // the play's moves not taken back, in order: move k led to step k
 let renderer = null;
 
@@ -107,7 +106,6 @@ function draw(answer) {
   slider.value = String(answer.step);
   page.querySelector('[data-go="first"]').disabled = page.querySelector('[data-go="back"]').disabled = answer.step === 0;
   page.querySelector('[data-go="last"]').disabled = page.querySelector('[data-go="forward"]').disabled = answer.step === steps;
-  shown = answer.step;
   page.dataset.step = String(answer.step); // which step is on screen (tests wait on it)
 }
 
@@ -129,9 +127,8 @@ async function show(step) {
 }
 
 function go(where) {
-  const from = wanted;
-  const to = { first: 0, back: from - 1, forward: from + 1, last: steps }[where];
-  if (to >= 0 && to <= steps && to !== shown) show(to);
+  const to = { first: 0, back: wanted - 1, forward: wanted + 1, last: steps }[where];
+  if (to >= 0 && to <= steps && to !== wanted) show(to);
 }
 
 /** The step the address asks for (?step=k or #k), and what to say when the play lacks it
