@@ -76,6 +76,8 @@ def test_stepping_through_a_play_with_buttons_slider_and_keys(live, new_phone, s
     moves = [action for action in answer(live, f"/api/plays/{play_id}")["actions"] if not action["undone"]]
     page = new_phone(viewport=SIZES[size])
     errors = watch_errors(page)
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url.split("?")[-1]) if "/replay?" in request.url else None)
     page.goto(f"{live.url}/replay/{play_id}")
     on_step(page, 0)
     expect(page.get_by_test_id("step-count")).to_have_text(f"Move 0 / {len(moves)}")
@@ -94,6 +96,7 @@ def test_stepping_through_a_play_with_buttons_slider_and_keys(live, new_phone, s
     expect(page.get_by_test_id("forward")).to_be_disabled()
     page.get_by_test_id("first").click()
     on_step(page, 0)
+    assert asked == ["step=0", "step=1", "step=2", f"step={len(moves)}"], "a step already seen is fetched again"
 
     page.get_by_test_id("slider").fill("10")
     on_step(page, 10)
