@@ -586,6 +586,7 @@ class Table:
         view["game_version"] = view["version"]
         view["version"] = self._version
         view["title"] = current.game.title
+        view["play_id"] = current.record.id  # once the game is over, its play in the records (a finished result's links)
         view["names"] = self.names()
         view["problem"] = self.problem  # so every screen can say at once that nothing is saved
         view["actions"] = [] if seat is None else current.game.legal_actions(current.state, seat)

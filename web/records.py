@@ -1,4 +1,5 @@
-"""``/api/plays...``, ``/api/players/rename``: the play records (``docs/records.md``).
+"""``/api/plays...``, ``/api/players/rename``: the play records (``docs/records.md``);
+``/replay/<id>``: a play's replay page.
 
 Reading is open to everyone at the table; renaming a player and deleting a play are the
 host's. Refusals are JSON in English and Japanese, as everywhere under ``/api``.
@@ -14,9 +15,9 @@ from companion import games
 from companion.records.exports import bgstats_url, plays_csv
 from companion.records.plays import Records
 from companion.records.stats import stats
+from companion.table import NotFound
 
-from . import api
-from .pages import choose_language, render_page
+from . import api, pages
 
 blueprint = Blueprint("records", __name__)
 
@@ -107,18 +108,36 @@ def play_stats():
 def records_page():
     """The statistics drawn as charts (inline SVG, drawn here: readable without scripts),
     the newest plays with their replay and "Send to BG Stats" links, and a game filter."""
-    lang = choose_language()
+    lang = pages.choose_language()
     choices = [{"id": game_id, "title": games.get(game_id).title[lang]} for game_id in games.ids()]
     game = request.args.get("game") or None  # the filter's "every game" sends an empty game=
     if game is not None and game not in games.ids():
-        return render_page("records.html", status=404, mode="records", games=choices, game=None, unknown=game)
+        return pages.render_page("records.html", status=404, mode="records", games=choices, game=None, unknown=game)
     recent = [{**play, "when": _local_time(play["started_at"]),
                "bgstats_url": None if play["abandoned"] else bgstats_url(play)}
               for play in _records().plays(game, limit=RECENT_PLAYS)]
-    return render_page("records.html", mode="records", games=choices, game=game, unknown=None,
+    return pages.render_page("records.html", mode="records", games=choices, game=game, unknown=None,
                        stats=stats(_records().outcomes(game)), recent=recent, local_time=_local_time)
 
 
 def _local_time(unix_seconds: float) -> str:
     """A moment in the companion's local time, as the CSV writes it."""
     return datetime.fromtimestamp(unix_seconds).strftime("%Y-%m-%d %H:%M")
+
+
+# ------------------------------------------------------------------ the replay page
+
+@blueprint.get("/replay/<play_id>")
+def replay_page(play_id: str):
+    """A play step by step: the page draws what never changes (title, date, players, the
+    result); ``static/replay.js`` fetches each step from ``/api/plays/<id>/replay``."""
+    try:
+        play = _records().play(int(play_id)) if play_id.isascii() and play_id.isdigit() else None
+    except NotFound:
+        play = None
+    if play is None:
+        return pages.render_page("not_found.html", status=404, mode="missing", reason="play")
+    lang = pages.choose_language()
+    return pages.render_page("replay.html", mode="replay", play=play, title=play["title"][lang],
+                             date=datetime.fromtimestamp(play["started_at"]).astimezone().strftime("%Y-%m-%d %H:%M"),
+                             steps=sum(not action["undone"] for action in play["actions"]))

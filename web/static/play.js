@@ -11,6 +11,7 @@
 
 import { api, buzz, el, fill, follow, lang, pageData, pick, renderText, say, seatName, showProblem, t, ApiError } from "./app.js";
 import { Picker } from "./picker.js";
+import { rendererFor } from "./renderer.js";
 import generic, { plain } from "./games/generic.js";
 
 const root = document.getElementById("game");
@@ -24,22 +25,6 @@ let sending = false;
 let hinting = false; // a hint has been asked for and not answered yet
 let note = ""; // why a greyed-out choice cannot be taken now; cleared by the next choice
 let seenUndos = null; // the undo entries of the log already seen (null before the first view)
-
-/**
- * The renderer of a game: its module when the server has one, over the generic one.
- * A game's `label` and `prompt` may answer undefined for what they leave to the generic ones.
- */
-async function rendererFor(gameId) {
-  if (!pageData.renderers.includes(gameId)) return generic;
-  const custom = (await import(`./games/${gameId}.js`)).default;
-  const merged = { ...generic, ...custom };
-  for (const name of ["label", "prompt"]) {
-    if (custom[name]) merged[name] = function fallback(...args) {
-      return custom[name].apply(this, args) ?? generic[name].apply(this, args);
-    };
-  }
-  return merged;
-}
 
 /**
  * After each choice. A tap on a card, piece or cell only selects: an action it completes
@@ -109,7 +94,22 @@ async function accept(next) {
   const waited = view.seat !== null && waitingFor(view).includes(view.seat);
   if (waited && !wasWaitedFor) buzz();
   wasWaitedFor = waited;
+  if (mode === "play" && view.over) await learnPlay(view.play_id);
   draw();
+}
+
+let finishedPlay = null; // the finished game's play in the records: {id, bgstats_url}
+
+/** The records' play of the game that just ended (the view's play_id), for the result's
+ * links; asked once per play. Without it the result shows no links. */
+async function learnPlay(playId) {
+  if (playId == null || finishedPlay?.id === playId) return;
+  try {
+    const { id, bgstats_url } = await api(`/api/plays/${playId}`);
+    finishedPlay = { id, bgstats_url };
+  } catch {
+    finishedPlay = null; // a record that cannot be read now: no links, asked again next time
+  }
 }
 
 /** Every phone says so, briefly, when a move of the current game was taken back. */
@@ -222,7 +222,17 @@ function result(ctx) {
     el("p", { class: "summary", "data-testid": "summary" }, first),
     el("ul", {}, Object.entries(scores).map(([seat, score]) =>
       el("li", {}, ctx.seatName(Number(seat)), ": ", plain(score)))),
+    mode === "play" ? playLinks() : null,
     mode === "play" && pageData.host ? el("button", { class: "big", type: "button", "data-testid": "rematch", onclick: rematch }, t("rematch.button")) : null);
+}
+
+/** The finished play's links: BG Stats (in the phone's own browser, over its own network) and the replay. */
+function playLinks() {
+  if (!finishedPlay || finishedPlay.id !== view.play_id) return null;
+  return el("p", { class: "links" },
+    finishedPlay.bgstats_url ? el("a", { class: "button", href: finishedPlay.bgstats_url, target: "_blank", rel: "noopener",
+      "data-testid": "bgstats" }, t("result.bgstats")) : null,
+    el("a", { class: "button", href: `/replay/${finishedPlay.id}`, "data-testid": "replay" }, t("result.replay")));
 }
 
 /** The host starts the same game again: same players on the same seats, a new deal. */
