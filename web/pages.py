@@ -28,6 +28,7 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 from pathlib import Path
+from urllib.parse import urlencode
 
 import segno
 from flask import Blueprint, current_app, make_response, render_template, request, send_from_directory
@@ -73,6 +74,13 @@ def choose_language() -> str:
     if configured in LANGUAGES:
         return configured
     return request.accept_languages.best_match(LANGUAGES) or "en"
+
+
+def language_switch_href(other: str) -> str:
+    """The link that shows this same page in ``other``: the page's own query (a filter, a
+    replay's step) kept, only ``lang`` changed."""
+    kept = [(key, value) for key, value in request.args.items(multi=True) if key != "lang"]
+    return "?" + urlencode([*kept, ("lang", other)])
 
 
 def join_url() -> str:
@@ -127,6 +135,7 @@ def render_page(template: str, status: int = 200, **data):
         **{key: data[key] for key in ("mode", "seat", "host") if key in data},
     }
     body = render_template(template, lang=lang, tr=texts(lang), page_data=page_data, join_url=join_url(),
+                           switch_href=language_switch_href("en" if lang == "ja" else "ja"),
                            join_code=table.join_code, join_qr=qr_svg(join_url(), texts(lang)["join.qr"]),
                            problem=table.problem, wifi=wifi_join(), **data)
     response = make_response(body, status)

@@ -131,6 +131,11 @@ def test_a_link_shows_a_moment_and_a_step_the_play_lacks_is_said(live, new_phone
     page.goto(f"{live.url}/replay/{play_id}?step=3&lang=ja")
     on_step(page, 3)
     expect(page.get_by_test_id("step-count")).to_have_text(f"3手目 / 全{steps}手")
+    page.locator('[data-go="forward"]').click()
+    on_step(page, 4)
+    page.locator(".lang-switch").click()  # the other language, at the same moment
+    on_step(page, 4)
+    expect(page.get_by_test_id("step-count")).to_have_text(f"Move 4 / {steps}")
     page.goto(f"{live.url}/replay/{play_id}?step=9999&lang=en")
     on_step(page, 0)
     expect(page.locator("#status")).to_have_text(f"This play has no move 9999 (it has {steps}): showing the start.")

@@ -104,6 +104,13 @@ def test_language_follows_the_switch_then_the_cookie_then_the_browser(client):
     assert page_data(client.get("/?lang=xx", headers={"Accept-Language": "en"}))["lang"] == "ja"
 
 
+def test_the_language_switch_shows_the_same_page_with_its_query_kept(client):
+    body = client.get("/records?game=swap5&lang=en").get_data(as_text=True)
+    assert 'class="lang-switch" href="?game=swap5&amp;lang=ja"' in body
+    body = client.get("/rules?lang=ja").get_data(as_text=True)
+    assert 'class="lang-switch" href="?lang=en"' in body
+
+
 def test_a_configured_language_wins_over_the_browser_but_not_over_the_switch(table):
     from web import create_app
 
@@ -187,7 +194,7 @@ def test_every_text_key_the_templates_use_exists():
     used = set()
     for template in (WEB / "templates").glob("*.html"):
         used |= set(re.findall(r"tr\['([\w.-]+)'\]", template.read_text(encoding="utf-8")))
-    for reason in ("join", "rejoin", "host"):
+    for reason in ("join", "rejoin", "host", "play"):
         used |= {f"missing.title.{reason}", f"missing.explain.{reason}"}
     assert used and used <= texts.keys(), sorted(used - texts.keys())
 

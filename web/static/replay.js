@@ -114,6 +114,9 @@ async function show(step) {
   slider.value = String(step);
   // Only the step: a link passed on opens in its reader's own language.
   history.replaceState(null, "", `?step=${step}`);
+  // ...while the language switch keeps the step on screen.
+  const languageSwitch = document.querySelector(".lang-switch");
+  if (languageSwitch) languageSwitch.search = `?step=${step}&lang=${languageSwitch.hreflang}`;
   try {
     const answer = await fetchStep(step);
     if (step !== wanted) return;
