@@ -46,11 +46,13 @@ WAIT_MARGIN_SECONDS = 30.0
 may have to start first, or finish another seat's move)."""
 
 
-def bot_name(seat: int, level: str) -> str:
+def bot_name(seat: int | None, level: str) -> str:
     """A bot's name at the table, in both languages (names are one string for everybody):
-    ``Bot 2 Normal / ボット ふつう``. The seat number tells two bots of one level apart."""
+    ``Bot 2 Normal / ボット ふつう``. The seat number tells two bots of one level apart;
+    without a seat, the name the records count the level's bot under: ``Bot Normal / ボット ふつう``."""
     words = LEVELS[level]
-    return f"Bot {seat + 1} {words['en']} / ボット {words['ja']}"
+    number = "" if seat is None else f" {seat + 1}"
+    return f"Bot{number} {words['en']} / ボット {words['ja']}"
 
 
 class Thinker(Protocol):

@@ -23,10 +23,17 @@ def record_seating(store: Store, game: Game, record: GameRecord, names: list[str
 def is_bot(seat: int, name: str | None) -> bool:
     """Whether ``name`` on ``seat`` is a bot's: bots are seated under the name that says so
     (``companion.bots.seats.bot_name``); a person who types exactly that name counts as one."""
+    return bot_player(seat, name) is not None
+
+
+def bot_player(seat: int, name: str | None) -> str | None:
+    """The player a bot's seat counts as in the records: its level's bot, whatever seat it
+    sat on (``Bot Normal / ボット ふつう``); None for a person's ``name``."""
     from ..bots import LEVELS  # the bots import the table, which imports this module
     from ..bots.seats import bot_name
 
-    return name is not None and any(name == bot_name(seat, level) for level in LEVELS)
+    level = next((level for level in LEVELS if name == bot_name(seat, level)), None)
+    return None if level is None else bot_name(None, level)
 
 
 def start_player(game: Game, record: GameRecord, actions: list[tuple[int, int, dict]]) -> int | None:

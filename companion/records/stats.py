@@ -10,7 +10,8 @@ no clock). The decisions, also in ``docs/records.md`` ("Statistics"):
 - **the lions' win** (Lion Square) is nobody's: no player wins, the play counts in each
   player's plays, and the game's ``lions_wins`` says how often it happened;
 - players are matched with :func:`~.plays.player_key` and shown under their most recent
-  spelling; bots are players too, marked ``bot``;
+  spelling; bots are players too, marked ``bot``, one per level whatever seat it took
+  (:func:`~.seating.bot_player`), so two bots of a level in one play are two of its plays;
 - **seat positions** are counted in turn order from the player who started (1 = started),
   per game and player count; a play whose start player is not known (the Lion Square ledger
   does not track it) is left out there;
@@ -26,6 +27,7 @@ from collections import Counter, defaultdict
 from .. import games
 from .exports import BOARD_GAMES
 from .plays import player_key
+from .seating import bot_player
 
 
 def stats(plays: list[dict]) -> dict:
@@ -114,8 +116,9 @@ def _players(plays: list[dict]) -> list[dict]:
         for seat in play["players"]:
             if seat["name"] is None:
                 continue
-            key = keys.get(seat["name"]) or keys.setdefault(seat["name"], player_key(seat["name"]))
-            player = found.setdefault(key, {"name": seat["name"], "key": key, "bot": seat["bot"], "plays": 0,
+            name = (seat["bot"] and bot_player(seat["seat"], seat["name"])) or seat["name"]
+            key = keys.get(name) or keys.setdefault(name, player_key(name))
+            player = found.setdefault(key, {"name": name, "key": key, "bot": seat["bot"], "plays": 0,
                                             "wins": 0, "win_rate": None, "abandoned": 0,
                                             "last_played": play["ended_at"], "h_index": 0})
             if play["abandoned"]:

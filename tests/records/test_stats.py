@@ -52,7 +52,7 @@ def test_totals_count_finished_plays_and_every_hour(plays):
 
 def test_players_matched_by_name_shown_as_last_spelled_ties_win_for_each(plays):
     players = {player["name"]: player for player in stats(plays)["players"]}
-    assert list(players) == ["aKi", "Ben", "Cy", "Bot 1 Normal / ボット ふつう", "Dee"]
+    assert list(players) == ["aKi", "Ben", "Cy", "Bot Normal / ボット ふつう", "Dee"]
     aki, ben, cy, bot, dee = players.values()
     assert (aki["plays"], aki["wins"], aki["win_rate"], aki["abandoned"], aki["bot"]) == (4, 2, 0.5, 0, False)
     assert (ben["plays"], ben["wins"], ben["win_rate"], ben["abandoned"]) == (3, 1, 0.3333, 1)
@@ -61,6 +61,18 @@ def test_players_matched_by_name_shown_as_last_spelled_ties_win_for_each(plays):
     assert (dee["plays"], dee["wins"], dee["win_rate"], dee["abandoned"]) == (0, 0, None, 1)
     assert aki["last_played"] == 5 * HOUR + 30 * 60 and dee["last_played"] == 4 * HOUR + 30 * 60
     assert aki["h_index"] == 1 and dee["h_index"] == 0  # aki: lion square twice, once each the others
+
+
+def test_a_bot_is_one_player_per_level_whatever_its_seat():
+    answer = stats([
+        made_play(2, "swap5", [("Aki", 1, False), ("Bot 2 Normal / ボット ふつう", 5, True, True)]),
+        made_play(1, "meow-oracle", [("Bot 1 Normal / ボット ふつう", 2, True, True), ("Aki", 1, False),
+                                     ("Bot 3 Strong / ボット つよい", 0, False, True)]),
+    ])
+    players = {player["name"]: player for player in answer["players"]}
+    assert list(players) == ["Bot Normal / ボット ふつう", "Aki", "Bot Strong / ボット つよい"]  # most plays, then wins
+    assert (players["Bot Normal / ボット ふつう"]["plays"], players["Bot Normal / ボット ふつう"]["wins"]) == (2, 2)
+    assert players["Bot Strong / ボット つよい"]["bot"] and not players["Aki"]["bot"]
 
 
 def test_per_game_plays_hours_lions_and_scores(plays):
