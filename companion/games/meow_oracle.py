@@ -235,7 +235,7 @@ class MeowOracle(Game):
                 actions.append({"type": "reveal", "from": "aside"})
             return actions
         if step == "give":
-            receivers = list(dict.fromkeys(state["owed"]))
+            receivers = dict.fromkeys(state["owed"])  # each owed seat once, in order
             return [{"type": "give", "card": card, "to": to} for card in state["revealed"] for to in receivers]
         free = [row_column for card, row_column in zip(state["up"][seat], ROW_COLUMN) if card is None]
         return [
@@ -567,7 +567,8 @@ def _own(state: dict, key: str, seat: int | None = None) -> list:
 @cache
 def _reveal_words(seat: int, card: str, cell: int | None) -> Words:
     """The log line of ``seat`` revealing ``card`` from ``cell`` (None: from its set-aside
-    pile). Cached, like the other log lines below: a playout logs every action."""
+    pile). Cached, like the other log lines below (a few thousand lines at most: one per
+    seat, card and place): a playout logs every action."""
     if cell is None:
         where_en, where_ja = "from their set-aside pile", "よけたカードから"
     else:
