@@ -6,8 +6,8 @@ for lines of one colour, and every player compares their total with both neighbo
 The rules as implemented are in ``docs/rules/meow-oracle.md``; RULINGS.md §2 settles what
 the book leaves open.
 
-:func:`score_area` is the round scoring on its own: the engine uses it, and so does anyone
-scoring a physical table.
+:func:`score_area` is the round scoring on its own, for anyone scoring a physical table; the
+engine scores its card ids with the same core (:func:`_score`), without building grids.
 """
 
 from __future__ import annotations
