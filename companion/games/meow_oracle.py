@@ -6,12 +6,14 @@ for lines of one colour, and every player compares their total with both neighbo
 The rules as implemented are in ``docs/rules/meow-oracle.md``; RULINGS.md §2 settles what
 the book leaves open.
 
-:func:`score_area` is the round scoring on its own: the engine uses it, and so does anyone
-scoring a physical table.
+:func:`score_area` is the round scoring on its own, for anyone scoring a physical table; the
+engine scores its card ids with the same core (:func:`_score`), without building grids.
 """
 
 from __future__ import annotations
 
+from functools import cache
+from itertools import compress
 from typing import Any
 
 from .base import Game, Words, seat_list, seat_ref
@@ -68,18 +70,23 @@ def score_area(grid: Any) -> dict:
     book's own example needs two green 3s, which the deck does not have.
     """
     cards = _cells_of(grid)
-    numbers = [cards[cell][0] for cell in SNAKE]
+    return _score([number for number, _ in cards], [COLOUR_BITS[colour] for _, colour in cards])
+
+
+COLOUR_BITS = {"red": 1, "blue": 2, "green": 4, WILD: 7}
+"""Each colour as a bit, a wild card as all three: three cards share a colour when the
+bits of all three have one in common."""
+
+
+def _score(numbers: list[int], colour_bits: list[int]) -> dict:
+    """:func:`score_area` of nine real cards, given in row order as their numbers and
+    their :data:`COLOUR_BITS`."""
     length = 1
-    while length < len(numbers) and numbers[length] >= numbers[length - 1]:
+    while length < CELLS and numbers[SNAKE[length]] >= numbers[SNAKE[length - 1]]:
         length += 1
     run = RUN_BONUS.get(length, length)
-    lines = POINTS_PER_LINE * sum(1 for line in LINES if _one_colour([cards[cell][1] for cell in line]))
+    lines = POINTS_PER_LINE * sum(1 for a, b, c in LINES if colour_bits[a] & colour_bits[b] & colour_bits[c])
     return {"run": run, "lines": lines, "total": run + lines}
-
-
-def _one_colour(colours: list[str]) -> bool:
-    """Whether some colour is shared by all these cards, wild counting as every colour."""
-    return any(all(colour in (wanted, WILD) for colour in colours) for wanted in COLOURS)
 
 
 def _cells_of(grid: Any) -> list[tuple[int, str]]:
@@ -134,6 +141,14 @@ CARD_EN = {card_id: f"{card['color']} {card['n']}" for card_id, card in CARD.ite
 CARD_JA = {card_id: f"{COLOUR_JA[card['color']]}の{card['n']}" for card_id, card in CARD.items()}
 CELL_EN = tuple(f"row {cell // 3 + 1}, column {cell % 3 + 1}" for cell in range(CELLS))
 CELL_JA = tuple(f"{cell // 3 + 1}行{cell % 3 + 1}列" for cell in range(CELLS))
+SEATS = range(4)
+"""Every seat a table can have (4 players at most)."""
+
+ROW_COLUMN = tuple((cell // 3, cell % 3) for cell in range(CELLS))
+"""Each cell's ``(row, column)``, as actions name it."""
+
+CARD_NUMBER = {card_id: card["n"] for card_id, card in CARD.items()}
+CARD_COLOUR_BITS = {card_id: COLOUR_BITS[card["color"]] for card_id, card in CARD.items()}
 
 
 class MeowOracle(Game):
@@ -193,7 +208,7 @@ class MeowOracle(Game):
 
     def _to_act(self, state: dict) -> list[int]:
         if state["step"] == "place":
-            return [seat for seat, cards in enumerate(state["to_place"]) if cards]
+            return list(compress(SEATS, state["to_place"]))
         return [state["turn"]]
 
     def _reveal_count(self, state: dict, seat: int) -> int:
@@ -215,19 +230,18 @@ class MeowOracle(Game):
     def _legal_actions(self, state: dict, seat: int) -> list[dict]:
         step = state["step"]
         if step == "reveal":
-            actions = [{"type": "reveal", "cell": [cell // 3, cell % 3]} for cell, card in enumerate(state["down"][seat]) if card]
+            actions = [{"type": "reveal", "cell": [row, column]} for row, column in compress(ROW_COLUMN, state["down"][seat])]
             if state["aside"][seat]:
                 actions.append({"type": "reveal", "from": "aside"})
             return actions
         if step == "give":
-            receivers = list(dict.fromkeys(state["owed"]))
+            receivers = dict.fromkeys(state["owed"])  # each owed seat once, in order
             return [{"type": "give", "card": card, "to": to} for card in state["revealed"] for to in receivers]
-        up = state["up"][seat]
-        free = [cell for cell in range(CELLS) if up[cell] is None]
+        free = [row_column for card, row_column in zip(state["up"][seat], ROW_COLUMN) if card is None]
         return [
-            {"type": "place", "card": card, "cell": [cell // 3, cell % 3]}
+            {"type": "place", "card": card, "cell": [row, column]}
             for card in state["to_place"][seat]
-            for cell in free
+            for row, column in free
         ]
 
     # ------------------------------------------------------------------ playing
@@ -239,66 +253,55 @@ class MeowOracle(Game):
         elif kind == "give":
             self._give(state, action["card"], action["to"])
         else:
-            self._place(state, seat, action["card"], action["cell"][0] * 3 + action["cell"][1], rng)
+            row, column = action["cell"]
+            self._place(state, seat, action["card"], row * 3 + column, rng)
 
     def _reveal(self, state: dict, seat: int, action: dict, rng: Rng) -> None:
         if "cell" in action:
-            cell = action["cell"][0] * 3 + action["cell"][1]
+            row, column = action["cell"]
+            cell = row * 3 + column
             down = _own(state, "down", seat)
             card = down[cell]
             down[cell] = None
-            where_en, where_ja = f"from {CELL_EN[cell]}", f"{CELL_JA[cell]}から"
         else:
             pile = _own(state, "aside", seat)
             card = pile.pop(rng.randbelow(len(pile)))  # a blind pick: nobody knows which is which
-            where_en, where_ja = "from their set-aside pile", "よけたカードから"
-        state["revealed"] = [*state["revealed"], card]
-        self.log(
-            state,
-            f"{seat_ref(seat)} reveals {CARD_EN[card]} ({where_en})",
-            f"{seat_ref(seat)}が{CARD_JA[card]}を公開（{where_ja}）",
-        )
-        if len(state["revealed"]) == self._reveal_count(state, seat):
+            cell = None
+        revealed = state["revealed"] = [*state["revealed"], card]
+        self.log(state, *_reveal_words(seat, card, cell))
+        if len(revealed) == self._reveal_count(state, seat):
             state["step"] = "give"
             state["owed"] = self._recipients(state, seat)
 
     def _give(self, state: dict, card: str, to: int) -> None:
-        self._hand_over(state, card, to)
-        owed = state["owed"]
+        revealed = _own(state, "revealed")
+        owed = _own(state, "owed")
+        self._hand_over(state, revealed, owed, card, to)
         if owed and owed.count(owed[0]) == len(owed):
             # Only one player is still owed cards: the rest can only go to them.
-            for card in list(state["revealed"]):
-                self._hand_over(state, card, owed[0])
-        if not state["revealed"]:
+            for card in revealed[:]:
+                self._hand_over(state, revealed, owed, card, owed[0])
+        if not revealed:
             state["step"] = "place"
 
-    def _hand_over(self, state: dict, card: str, to: int) -> None:
-        giver = state["turn"]
-        _own(state, "revealed").remove(card)
-        _own(state, "owed").remove(to)
+    def _hand_over(self, state: dict, revealed: list, owed: list, card: str, to: int) -> None:
+        """Hand ``card`` from ``revealed`` to ``to``, who is owed it: both lists are this
+        state's own (see :func:`_own`)."""
+        revealed.remove(card)
+        owed.remove(to)
         _own(state, "to_place", to).append(card)
-        if to == giver:
-            en, ja = f"{seat_ref(giver)} keeps {CARD_EN[card]}", f"{seat_ref(giver)}は{CARD_JA[card]}を自分に"
-        else:
-            en = f"{seat_ref(giver)} gives {CARD_EN[card]} to {seat_ref(to)}"
-            ja = f"{seat_ref(giver)}が{CARD_JA[card]}を{seat_ref(to)}に渡す"
-        self.log(state, en, ja)
+        self.log(state, *_hand_over_words(state["turn"], card, to))
 
     def _place(self, state: dict, seat: int, card: str, cell: int, rng: Rng) -> None:
-        _own(state, "to_place", seat).remove(card)
+        to_place = _own(state, "to_place", seat)
+        to_place.remove(card)
         covered = state["down"][seat][cell]
         if covered:
             _own(state, "down", seat)[cell] = None
             _own(state, "aside", seat).append(covered)
         _own(state, "up", seat)[cell] = card
-        aside_en = " and sets the face-down card there aside" if covered else ""
-        aside_ja = "（裏向きのカードは横によける）" if covered else ""
-        self.log(
-            state,
-            f"{seat_ref(seat)} places {CARD_EN[card]} at {CELL_EN[cell]}{aside_en}",
-            f"{seat_ref(seat)}が{CARD_JA[card]}を{CELL_JA[cell]}に置く{aside_ja}",
-        )
-        if not any(state["to_place"]):
+        self.log(state, *_place_words(seat, card, cell, bool(covered)))
+        if not to_place and not any(state["to_place"]):
             self._end_turn(state, rng)
 
     def _end_turn(self, state: dict, rng: Rng) -> None:
@@ -312,7 +315,7 @@ class MeowOracle(Game):
     def _end_round(self, state: dict, rng: Rng) -> None:
         """Score every area, give the wins, then start round 2 or end the game."""
         players = state["players"]
-        points = [score_area(_grid(state["up"][seat])) for seat in range(players)]
+        points = [_area_points(area) for area in state["up"]]
         totals = [p["total"] for p in points]
         won = round_wins(totals)
         wins = _own(state, "wins")
@@ -504,7 +507,7 @@ class MeowOracle(Game):
                 {
                     "round": record["round"],
                     "start_player": record["start"],
-                    "areas": [_grid(area, with_ids=True) for area in record["areas"]],
+                    "areas": [_grid(area) for area in record["areas"]],
                     "points": [dict(points) for points in record["points"]],
                     "wins": list(record["wins"]),
                 }
@@ -561,11 +564,48 @@ def _own(state: dict, key: str, seat: int | None = None) -> list:
     return inner
 
 
-def _grid(area: list, with_ids: bool = False) -> list[list[dict]]:
-    """Nine face-up card ids as the 3 × 3 grid :func:`score_area` (and a UI) takes."""
-    if with_ids:
-        return [[_card_view(area[row * 3 + column]) for column in range(3)] for row in range(3)]
-    return [[CARD[area[row * 3 + column]] for column in range(3)] for row in range(3)]
+@cache
+def _reveal_words(seat: int, card: str, cell: int | None) -> Words:
+    """The log line of ``seat`` revealing ``card`` from ``cell`` (None: from its set-aside
+    pile). Cached, like the other log lines below (a few thousand lines at most: one per
+    seat, card and place): a playout logs every action."""
+    if cell is None:
+        where_en, where_ja = "from their set-aside pile", "よけたカードから"
+    else:
+        where_en, where_ja = f"from {CELL_EN[cell]}", f"{CELL_JA[cell]}から"
+    who = seat_ref(seat)
+    return f"{who} reveals {CARD_EN[card]} ({where_en})", f"{who}が{CARD_JA[card]}を公開（{where_ja}）"
+
+
+@cache
+def _hand_over_words(giver: int, card: str, to: int) -> Words:
+    """The log line of ``giver`` keeping ``card`` or giving it to ``to``."""
+    who = seat_ref(giver)
+    if to == giver:
+        return f"{who} keeps {CARD_EN[card]}", f"{who}は{CARD_JA[card]}を自分に"
+    return f"{who} gives {CARD_EN[card]} to {seat_ref(to)}", f"{who}が{CARD_JA[card]}を{seat_ref(to)}に渡す"
+
+
+@cache
+def _place_words(seat: int, card: str, cell: int, covered: bool) -> Words:
+    """The log line of ``seat`` placing ``card`` at ``cell``, on a face-down card when ``covered``."""
+    who = seat_ref(seat)
+    aside_en = " and sets the face-down card there aside" if covered else ""
+    aside_ja = "（裏向きのカードは横によける）" if covered else ""
+    return (
+        f"{who} places {CARD_EN[card]} at {CELL_EN[cell]}{aside_en}",
+        f"{who}が{CARD_JA[card]}を{CELL_JA[cell]}に置く{aside_ja}",
+    )
+
+
+def _area_points(area: list) -> dict:
+    """:func:`score_area` of a finished area given as its nine face-up card ids."""
+    return _score([CARD_NUMBER[card] for card in area], [CARD_COLOUR_BITS[card] for card in area])
+
+
+def _grid(area: list) -> list[list[dict]]:
+    """Nine face-up card ids as a 3 × 3 grid of card views (with their ids), top row first."""
+    return [[_card_view(area[row * 3 + column]) for column in range(3)] for row in range(3)]
 
 
 def _area_view(down: list, up: list) -> list[list]:
