@@ -70,6 +70,8 @@ _DATA = _load_data()
 RUN_POINTS = {int(length): points for length, points in _DATA["run_points"].items()}
 """Points scored by one maximal straight run of one colour, by its length (assumed)."""
 SHORTEST_SCORING_RUN = min(length for length, points in RUN_POINTS.items() if points)
+if SHORTEST_SCORING_RUN < 2:
+    raise ValueError("data/swap5.json: run_points gives points to a single piece, which is no run")
 
 
 def _index(column: int, row: int) -> int:
@@ -116,10 +118,21 @@ NEIGHBOURS = {
 """For each side of the board, the cells a piece on each cell may swap or move with."""
 
 _STEPS = {
-    side: tuple(tuple((other, CELLS[index], CELLS[other]) for other in cells) for index, cells in enumerate(table))
+    side: tuple(
+        tuple(
+            (
+                other,
+                {"type": "move", "from": CELLS[index], "to": CELLS[other]},
+                {"type": "swap", "from": CELLS[index], "to": CELLS[other]},
+            )
+            for other in cells
+        )
+        for index, cells in enumerate(table)
+    )
     for side, table in NEIGHBOURS.items()
 }
-"""NEIGHBOURS with the cell names an action carries, ready for _legal_actions."""
+"""NEIGHBOURS with the move and the swap to each neighbour as actions, for _legal_actions
+to copy (a dict's copy costs half a new dict): never hand these out themselves."""
 
 
 def _lines() -> tuple[tuple[int, ...], ...]:
@@ -137,12 +150,27 @@ LINES = _lines()
 
 # Scoring reads every line at once: the cells of all lines laid end to end, with the
 # index SIZE * SIZE (one past the board, where _runs puts a separator) between lines, so
-# one regular expression over one string finds every run. Speed matters: bots and the
-# random playouts score the board after every move.
+# one join and one split turn a board into the text of each line. Speed matters: bots and
+# the random playouts score the board after every move.
 _SEPARATOR = SIZE * SIZE
-_ALL_LINES = tuple(index for line in LINES for index in (*line, _SEPARATOR))
-_READ_ALL_LINES = operator.itemgetter(*_ALL_LINES)
+_READ_ALL_LINES = operator.itemgetter(*(index for line in LINES for index in (*line, _SEPARATOR)))
 _RUN = re.compile("([%s])\\1{%d,}" % (COLOURS, SHORTEST_SCORING_RUN - 1))
+
+
+class _RunsByText(dict):
+    """The text of a line (``"RRR.G"``) -> its scoring runs as ``(colour, start, stop)``
+    offsets, worked out the first time a text is met (at most 5**3 + 5**4 + 5**5 texts)."""
+
+    def __missing__(self, text: str) -> tuple[tuple[str, int, int], ...]:
+        runs = self[text] = tuple(
+            (match.group(1), match.start(), match.end())
+            for match in _RUN.finditer(text)
+            if RUN_POINTS.get(match.end() - match.start(), 0)
+        )
+        return runs
+
+
+_TEXT_RUNS = _RunsByText()
 
 
 def _trump_cards() -> dict[str, tuple[int, ...]]:
@@ -174,16 +202,48 @@ TRUMP_CARDS = _trump_cards()
 
 @functools.lru_cache(maxsize=1024)
 def _runs(board: str) -> tuple[tuple[str, tuple[int, ...]], ...]:
-    """Every maximal straight run of one colour that scores, as ``(colour, cells)``.
+    """Every maximal straight run of one colour that scores, as ``(colour, cells)``, line
+    by line in the order of LINES.
 
     Cached: each board is scored as the result of one move and again as the start of
     the next, and by every view of it."""
-    text = "".join(_READ_ALL_LINES(board + "|"))
+    texts = "".join(_READ_ALL_LINES(board + "|")).split("|")
     return tuple(
-        (match.group(1), _ALL_LINES[match.start() : match.end()])
-        for match in _RUN.finditer(text)
-        if RUN_POINTS.get(match.end() - match.start(), 0)
+        (colour, line[start:stop])
+        for line, text in zip(LINES, texts)
+        for colour, start, stop in _TEXT_RUNS[text]
     )
+
+
+def _lines_through(a: int, b: int) -> tuple[tuple[tuple[int, ...], ...], operator.itemgetter]:
+    """The lines through cell ``a`` or cell ``b``, in the order of LINES, and a reader of
+    their texts from ``board + "|"`` (joined, then split at "|", as _runs reads them)."""
+    lines = tuple(line for line in LINES if a in line or b in line)
+    return lines, operator.itemgetter(*(index for line in lines for index in (*line, _SEPARATOR)))
+
+
+_LINES_THROUGH = {
+    (a, b): _lines_through(a, b) for table in NEIGHBOURS.values() for a, cells in enumerate(table) for b in cells
+}
+"""For two neighbouring cells, the only lines whose runs a swap or a move between them can change."""
+
+
+def _made_and_broken(before: str, after: str, a: int, b: int) -> tuple[list, list]:
+    """The runs that a swap or a move between neighbours ``a`` and ``b``, turning board
+    ``before`` into ``after``, made and broke, each list in the order of _runs. Only the
+    lines through ``a`` or ``b`` are read: far cheaper than scoring both boards."""
+    lines, read = _LINES_THROUGH[a, b]
+    runs_before = list(map(_TEXT_RUNS.__getitem__, "".join(read(before + "|")).split("|")))
+    runs_after = list(map(_TEXT_RUNS.__getitem__, "".join(read(after + "|")).split("|")))
+    if runs_before == runs_after:
+        return [], []
+    # A run is one line's: two lines share at most one cell, and a run has two or more.
+    made, broken = [], []
+    for line, old, new in zip(lines, runs_before, runs_after):
+        if old != new:
+            made += [(colour, line[start:stop]) for colour, start, stop in new if (colour, start, stop) not in old]
+            broken += [(colour, line[start:stop]) for colour, start, stop in old if (colour, start, stop) not in new]
+    return made, broken
 
 
 def _colour_scores(runs: tuple[tuple[str, tuple[int, ...]], ...]) -> dict[str, int]:
@@ -451,13 +511,14 @@ class Swap5(Game):
         steps = _STEPS[state["options"]["board"]]
         # a neighbour of another colour is a swap, an empty one a move; two pieces of one
         # colour are never swapped: that would change nothing
-        actions = [
-            {"type": "move" if board[other] == EMPTY else "swap", "from": start, "to": end}
+        listed = [
+            move if target == EMPTY else swap
             for index, piece in enumerate(board)
             if piece in own
-            for other, start, end in steps[index]
-            if board[other] != piece
+            for other, move, swap in steps[index]
+            if (target := board[other]) != piece
         ]
+        actions = list(map(dict.copy, listed))
         actions += [{"type": "trump", "card": card} for card in state["hands"][str(seat)]]
         return actions
 
@@ -465,8 +526,10 @@ class Swap5(Game):
         before = state["board"]
         if action["type"] == "trump":
             card = action["card"]
-            state["hands"][str(seat)].remove(card)
-            state["played"].append({"seat": seat, "card": card})
+            # copy on write (see _copy): new containers for what a trump card changes
+            hands = state["hands"] = dict(state["hands"])
+            hands[str(seat)] = [held for held in hands[str(seat)] if held != card]
+            state["played"] = [*state["played"], {"seat": seat, "card": card}]
             after = "".join(before[i] for i in TRUMP_CARDS[card])
         else:
             cells = list(before)
@@ -479,16 +542,18 @@ class Swap5(Game):
         self._log_move(state, seat, action, before, move)
 
         players = state["players"]
-        scores = _seat_scores(after, players)
         final_lap = state["final_lap"]
-        if max(scores) >= WINNING_SCORE:
-            self._end(state, scores, "five-points")
+        # A seat whose runs did not change kept its score: below WINNING_SCORE, as a game
+        # ends the moment a score reaches it. So only a change can end the game here.
+        if any(change["after"] >= WINNING_SCORE for change in move["changes"]):
+            self._end(state, _seat_scores(after, players), "five-points")
         elif final_lap is not None:
-            final_lap["remaining"].pop(0)
-            if final_lap["remaining"]:
-                state["turn"] = final_lap["remaining"][0]
+            remaining = final_lap["remaining"][1:]
+            state["final_lap"] = {**final_lap, "remaining": remaining}
+            if remaining:
+                state["turn"] = remaining[0]
             else:
-                self._end(state, scores, "last-trump")
+                self._end(state, _seat_scores(after, players), "last-trump")
         elif action["type"] == "trump" and not state["hands"][str(seat)]:
             remaining = self._order_from(state, self._next_seat(state, seat))[: players - 1]
             state["final_lap"] = {"trigger": seat, "remaining": remaining}
@@ -574,23 +639,28 @@ class Swap5(Game):
         one change per seat whose runs changed (even when its score did not), each run as
         {"colour", "cells", "points"}.
         """
+        if action["type"] == "trump":
+            runs_before, runs_after = _runs(before), _runs(after)
+            made = [run for run in runs_after if run not in runs_before]
+            broken = [run for run in runs_before if run not in runs_after]
+        else:
+            made, broken = _made_and_broken(before, after, CELL_INDEX[action["from"]], CELL_INDEX[action["to"]])
         players = state["players"]
-        runs_before, runs_after = _runs(before), _runs(after)
-        made = [run for run in runs_after if run not in runs_before]
-        broken = [run for run in runs_before if run not in runs_after]
         changes = []
         if not made and not broken:
             return {"seat": seat, **action, "changes": changes}
-        scores_before, scores_after = _seat_scores(before, players), _seat_scores(after, players)
+        scores_before = _seat_scores(before, players)
         for s, owned in enumerate(OWNED_COLOURS[players]):
             mine_made = [_run_view(run) for run in made if run[0] in owned]
             mine_broken = [_run_view(run) for run in broken if run[0] in owned]
             if mine_made or mine_broken:
+                # the runs of a seat's colours that did not change score as before
+                gained = sum(run["points"] for run in mine_made) - sum(run["points"] for run in mine_broken)
                 changes.append(
                     {
                         "seat": s,
                         "before": scores_before[s],
-                        "after": scores_after[s],
+                        "after": scores_before[s] + gained,
                         "made": mine_made,
                         "broken": mine_broken,
                     }
@@ -764,6 +834,7 @@ class Swap5(Game):
     def _scramble(self, state: dict, seat: int | None, rng: Rng) -> None:
         """Shuffle the cards ``seat`` cannot see (the other hands and the cards out of the
         game) among those places, each keeping its count."""
+        state["hands"] = dict(state["hands"])  # copy on write (see _copy)
         hidden_hands = [key for key in state["hands"] if seat is None or key != str(seat)]
         pool = state["out"] + [card for key in hidden_hands for card in state["hands"][key]]
         rng.shuffle(pool)
@@ -773,15 +844,12 @@ class Swap5(Game):
         state["out"] = sorted(pool)
 
     def _copy(self, state: dict) -> dict:
-        """A copy for apply: new containers for what _apply and _scramble change in place
-        (hands, played, log, final_lap); the rest is immutable (board, strings) or only ever
-        replaced whole (last_move, result, log entries, options), so it is shared."""
+        """A copy for apply and scramble_hidden that shares what they do not change in place:
+        a new log (Game.log appends to it); _apply and _scramble give the hands, the played
+        cards and the final lap new containers when they change them (copy on write), and
+        the rest is immutable (board, strings) or only ever replaced whole."""
         new = dict(state)
-        new["hands"] = {seat: list(hand) for seat, hand in state["hands"].items()}
-        new["played"] = list(state["played"])
         new["log"] = list(state["log"])
-        if state["final_lap"] is not None:
-            new["final_lap"] = {**state["final_lap"], "remaining": list(state["final_lap"]["remaining"])}
         return new
 
 
