@@ -70,8 +70,6 @@ _DATA = _load_data()
 RUN_POINTS = {int(length): points for length, points in _DATA["run_points"].items()}
 """Points scored by one maximal straight run of one colour, by its length (assumed)."""
 SHORTEST_SCORING_RUN = min(length for length, points in RUN_POINTS.items() if points)
-if SHORTEST_SCORING_RUN < 2:
-    raise ValueError("data/swap5.json: run_points gives points to a single piece, which is no run")
 
 
 def _index(column: int, row: int) -> int:
@@ -150,27 +148,12 @@ LINES = _lines()
 
 # Scoring reads every line at once: the cells of all lines laid end to end, with the
 # index SIZE * SIZE (one past the board, where _runs puts a separator) between lines, so
-# one join and one split turn a board into the text of each line. Speed matters: bots and
-# the random playouts score the board after every move.
+# one regular expression over one string finds every run. Speed matters: bots and the
+# random playouts score the board after every move.
 _SEPARATOR = SIZE * SIZE
-_READ_ALL_LINES = operator.itemgetter(*(index for line in LINES for index in (*line, _SEPARATOR)))
+_ALL_LINES = tuple(index for line in LINES for index in (*line, _SEPARATOR))
+_READ_ALL_LINES = operator.itemgetter(*_ALL_LINES)
 _RUN = re.compile("([%s])\\1{%d,}" % (COLOURS, SHORTEST_SCORING_RUN - 1))
-
-
-class _RunsByText(dict):
-    """The text of a line (``"RRR.G"``) -> its scoring runs as ``(colour, start, stop)``
-    offsets, worked out the first time a text is met (at most 5**3 + 5**4 + 5**5 texts)."""
-
-    def __missing__(self, text: str) -> tuple[tuple[str, int, int], ...]:
-        runs = self[text] = tuple(
-            (match.group(1), match.start(), match.end())
-            for match in _RUN.finditer(text)
-            if RUN_POINTS.get(match.end() - match.start(), 0)
-        )
-        return runs
-
-
-_TEXT_RUNS = _RunsByText()
 
 
 def _trump_cards() -> dict[str, tuple[int, ...]]:
@@ -202,48 +185,16 @@ TRUMP_CARDS = _trump_cards()
 
 @functools.lru_cache(maxsize=1024)
 def _runs(board: str) -> tuple[tuple[str, tuple[int, ...]], ...]:
-    """Every maximal straight run of one colour that scores, as ``(colour, cells)``, line
-    by line in the order of LINES.
+    """Every maximal straight run of one colour that scores, as ``(colour, cells)``.
 
     Cached: each board is scored as the result of one move and again as the start of
     the next, and by every view of it."""
-    texts = "".join(_READ_ALL_LINES(board + "|")).split("|")
+    text = "".join(_READ_ALL_LINES(board + "|"))
     return tuple(
-        (colour, line[start:stop])
-        for line, text in zip(LINES, texts)
-        for colour, start, stop in _TEXT_RUNS[text]
+        (match.group(1), _ALL_LINES[match.start() : match.end()])
+        for match in _RUN.finditer(text)
+        if RUN_POINTS.get(match.end() - match.start(), 0)
     )
-
-
-def _lines_through(a: int, b: int) -> tuple[tuple[tuple[int, ...], ...], operator.itemgetter]:
-    """The lines through cell ``a`` or cell ``b``, in the order of LINES, and a reader of
-    their texts from ``board + "|"`` (joined, then split at "|", as _runs reads them)."""
-    lines = tuple(line for line in LINES if a in line or b in line)
-    return lines, operator.itemgetter(*(index for line in lines for index in (*line, _SEPARATOR)))
-
-
-_LINES_THROUGH = {
-    (a, b): _lines_through(a, b) for table in NEIGHBOURS.values() for a, cells in enumerate(table) for b in cells
-}
-"""For two neighbouring cells, the only lines whose runs a swap or a move between them can change."""
-
-
-def _made_and_broken(before: str, after: str, a: int, b: int) -> tuple[list, list]:
-    """The runs that a swap or a move between neighbours ``a`` and ``b``, turning board
-    ``before`` into ``after``, made and broke, each list in the order of _runs. Only the
-    lines through ``a`` or ``b`` are read: far cheaper than scoring both boards."""
-    lines, read = _LINES_THROUGH[a, b]
-    runs_before = list(map(_TEXT_RUNS.__getitem__, "".join(read(before + "|")).split("|")))
-    runs_after = list(map(_TEXT_RUNS.__getitem__, "".join(read(after + "|")).split("|")))
-    if runs_before == runs_after:
-        return [], []
-    # A run is one line's: two lines share at most one cell, and a run has two or more.
-    made, broken = [], []
-    for line, old, new in zip(lines, runs_before, runs_after):
-        if old != new:
-            made += [(colour, line[start:stop]) for colour, start, stop in new if (colour, start, stop) not in old]
-            broken += [(colour, line[start:stop]) for colour, start, stop in old if (colour, start, stop) not in new]
-    return made, broken
 
 
 def _colour_scores(runs: tuple[tuple[str, tuple[int, ...]], ...]) -> dict[str, int]:
@@ -639,28 +590,23 @@ class Swap5(Game):
         one change per seat whose runs changed (even when its score did not), each run as
         {"colour", "cells", "points"}.
         """
-        if action["type"] == "trump":
-            runs_before, runs_after = _runs(before), _runs(after)
-            made = [run for run in runs_after if run not in runs_before]
-            broken = [run for run in runs_before if run not in runs_after]
-        else:
-            made, broken = _made_and_broken(before, after, CELL_INDEX[action["from"]], CELL_INDEX[action["to"]])
         players = state["players"]
+        runs_before, runs_after = _runs(before), _runs(after)
+        made = [run for run in runs_after if run not in runs_before]
+        broken = [run for run in runs_before if run not in runs_after]
         changes = []
         if not made and not broken:
             return {"seat": seat, **action, "changes": changes}
-        scores_before = _seat_scores(before, players)
+        scores_before, scores_after = _seat_scores(before, players), _seat_scores(after, players)
         for s, owned in enumerate(OWNED_COLOURS[players]):
             mine_made = [_run_view(run) for run in made if run[0] in owned]
             mine_broken = [_run_view(run) for run in broken if run[0] in owned]
             if mine_made or mine_broken:
-                # the runs of a seat's colours that did not change score as before
-                gained = sum(run["points"] for run in mine_made) - sum(run["points"] for run in mine_broken)
                 changes.append(
                     {
                         "seat": s,
                         "before": scores_before[s],
-                        "after": scores_before[s] + gained,
+                        "after": scores_after[s],
                         "made": mine_made,
                         "broken": mine_broken,
                     }
