@@ -592,11 +592,11 @@ class Swap5(Game):
         """
         players = state["players"]
         runs_before, runs_after = _runs(before), _runs(after)
+        changes = []
+        if runs_before == runs_after:  # the usual move: no run made or broken
+            return {"seat": seat, **action, "changes": changes}
         made = [run for run in runs_after if run not in runs_before]
         broken = [run for run in runs_before if run not in runs_after]
-        changes = []
-        if not made and not broken:
-            return {"seat": seat, **action, "changes": changes}
         scores_before, scores_after = _seat_scores(before, players), _seat_scores(after, players)
         for s, owned in enumerate(OWNED_COLOURS[players]):
             mine_made = [_run_view(run) for run in made if run[0] in owned]
