@@ -32,7 +32,7 @@ def random_playout(game: Game, players: int, seed: int, options: dict | None = N
             raise GameDidNotEnd(f"{game.id} seed {seed} did not end after {MAX_STEPS} actions")
         seat = chooser.choice(game.to_act(state))
         action = chooser.choice(game.legal_actions(state, seat))
-        state = game.apply(state, seat, action)
+        state = game.apply_listed(state, seat, action)  # taken from legal_actions: no need to check it
         actions.append((seat, action))
     return state, actions
 

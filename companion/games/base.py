@@ -291,6 +291,14 @@ class Game:
     def apply(self, state: dict, seat: int, action: dict) -> dict:
         """The state after ``seat`` takes ``action``. ``state`` itself is left untouched."""
         self.check(state, seat, action)
+        return self.apply_listed(state, seat, action)
+
+    def apply_listed(self, state: dict, seat: int, action: dict) -> dict:
+        """:meth:`apply` for an action taken, unchanged, from ``legal_actions(state, seat)``
+        of this very state: the same new state, without :meth:`check`, which such an action
+        passes by construction (the contract tests hold every engine to that). Playouts and
+        searches apply thousands of their own listed actions; an action from anywhere else
+        (a phone, a saved log, a person) goes through :meth:`apply`."""
         new = self._copy(state)
         new["version"] += 1
         rng = Rng(new["rng"])

@@ -116,10 +116,21 @@ NEIGHBOURS = {
 """For each side of the board, the cells a piece on each cell may swap or move with."""
 
 _STEPS = {
-    side: tuple(tuple((other, CELLS[index], CELLS[other]) for other in cells) for index, cells in enumerate(table))
+    side: tuple(
+        tuple(
+            (
+                other,
+                {"type": "move", "from": CELLS[index], "to": CELLS[other]},
+                {"type": "swap", "from": CELLS[index], "to": CELLS[other]},
+            )
+            for other in cells
+        )
+        for index, cells in enumerate(table)
+    )
     for side, table in NEIGHBOURS.items()
 }
-"""NEIGHBOURS with the cell names an action carries, ready for _legal_actions."""
+"""NEIGHBOURS with the move and the swap to each neighbour as actions, for _legal_actions
+to copy (a dict's copy costs half a new dict): never hand these out themselves."""
 
 
 def _lines() -> tuple[tuple[int, ...], ...]:
@@ -451,13 +462,14 @@ class Swap5(Game):
         steps = _STEPS[state["options"]["board"]]
         # a neighbour of another colour is a swap, an empty one a move; two pieces of one
         # colour are never swapped: that would change nothing
-        actions = [
-            {"type": "move" if board[other] == EMPTY else "swap", "from": start, "to": end}
+        listed = [
+            move if target == EMPTY else swap
             for index, piece in enumerate(board)
             if piece in own
-            for other, start, end in steps[index]
-            if board[other] != piece
+            for other, move, swap in steps[index]
+            if (target := board[other]) != piece
         ]
+        actions = list(map(dict.copy, listed))
         actions += [{"type": "trump", "card": card} for card in state["hands"][str(seat)]]
         return actions
 
@@ -465,8 +477,10 @@ class Swap5(Game):
         before = state["board"]
         if action["type"] == "trump":
             card = action["card"]
-            state["hands"][str(seat)].remove(card)
-            state["played"].append({"seat": seat, "card": card})
+            # copy on write (see _copy): new containers for what a trump card changes
+            hands = state["hands"] = dict(state["hands"])
+            hands[str(seat)] = [held for held in hands[str(seat)] if held != card]
+            state["played"] = [*state["played"], {"seat": seat, "card": card}]
             after = "".join(before[i] for i in TRUMP_CARDS[card])
         else:
             cells = list(before)
@@ -479,16 +493,18 @@ class Swap5(Game):
         self._log_move(state, seat, action, before, move)
 
         players = state["players"]
-        scores = _seat_scores(after, players)
         final_lap = state["final_lap"]
-        if max(scores) >= WINNING_SCORE:
-            self._end(state, scores, "five-points")
+        # A seat whose runs did not change kept its score: below WINNING_SCORE, as a game
+        # ends the moment a score reaches it. So only a change can end the game here.
+        if any(change["after"] >= WINNING_SCORE for change in move["changes"]):
+            self._end(state, _seat_scores(after, players), "five-points")
         elif final_lap is not None:
-            final_lap["remaining"].pop(0)
-            if final_lap["remaining"]:
-                state["turn"] = final_lap["remaining"][0]
+            remaining = final_lap["remaining"][1:]
+            state["final_lap"] = {**final_lap, "remaining": remaining}
+            if remaining:
+                state["turn"] = remaining[0]
             else:
-                self._end(state, scores, "last-trump")
+                self._end(state, _seat_scores(after, players), "last-trump")
         elif action["type"] == "trump" and not state["hands"][str(seat)]:
             remaining = self._order_from(state, self._next_seat(state, seat))[: players - 1]
             state["final_lap"] = {"trigger": seat, "remaining": remaining}
@@ -576,11 +592,11 @@ class Swap5(Game):
         """
         players = state["players"]
         runs_before, runs_after = _runs(before), _runs(after)
+        changes = []
+        if runs_before == runs_after:  # the usual move: no run made or broken
+            return {"seat": seat, **action, "changes": changes}
         made = [run for run in runs_after if run not in runs_before]
         broken = [run for run in runs_before if run not in runs_after]
-        changes = []
-        if not made and not broken:
-            return {"seat": seat, **action, "changes": changes}
         scores_before, scores_after = _seat_scores(before, players), _seat_scores(after, players)
         for s, owned in enumerate(OWNED_COLOURS[players]):
             mine_made = [_run_view(run) for run in made if run[0] in owned]
@@ -764,6 +780,7 @@ class Swap5(Game):
     def _scramble(self, state: dict, seat: int | None, rng: Rng) -> None:
         """Shuffle the cards ``seat`` cannot see (the other hands and the cards out of the
         game) among those places, each keeping its count."""
+        state["hands"] = dict(state["hands"])  # copy on write (see _copy)
         hidden_hands = [key for key in state["hands"] if seat is None or key != str(seat)]
         pool = state["out"] + [card for key in hidden_hands for card in state["hands"][key]]
         rng.shuffle(pool)
@@ -773,15 +790,12 @@ class Swap5(Game):
         state["out"] = sorted(pool)
 
     def _copy(self, state: dict) -> dict:
-        """A copy for apply: new containers for what _apply and _scramble change in place
-        (hands, played, log, final_lap); the rest is immutable (board, strings) or only ever
-        replaced whole (last_move, result, log entries, options), so it is shared."""
+        """A copy for apply and scramble_hidden that shares what they do not change in place:
+        a new log (Game.log appends to it); _apply and _scramble give the hands, the played
+        cards and the final lap new containers when they change them (copy on write), and
+        the rest is immutable (board, strings) or only ever replaced whole."""
         new = dict(state)
-        new["hands"] = {seat: list(hand) for seat, hand in state["hands"].items()}
-        new["played"] = list(state["played"])
         new["log"] = list(state["log"])
-        if state["final_lap"] is not None:
-            new["final_lap"] = {**state["final_lap"], "remaining": list(state["final_lap"]["remaining"])}
         return new
 
 

@@ -41,6 +41,9 @@ class Toy(Game):
         self.asked.append(action)
         return "a rule says no", "ルールによりできません"
 
+    def _apply(self, state, seat, action, rng):
+        state["last"] = action
+
 
 @pytest.mark.parametrize(
     "action, message",
@@ -78,6 +81,45 @@ def test_a_well_shaped_action_goes_to_the_rules():
         {"type": "play", "card": "x", "cell": [0, 0]},
         {"type": "play", "card": "x", "cell": [0, 0]},
     ]
+
+
+def test_apply_listed_skips_the_check_that_apply_makes():
+    game = Toy()
+    state = game.setup(1, 0)
+    listed = game.legal_actions(state, 0)[0]
+    assert game.apply_listed(state, 0, listed) == game.apply(state, 0, listed)
+    assert game.asked == [listed]  # asked by apply only
+    assert "last" not in state  # neither touched the state it was given
+
+
+@pytest.mark.parametrize("game_id", games.ids())
+def test_apply_listed_gives_the_state_apply_gives_for_every_listed_action(game_id):
+    game = games.get(game_id)
+    for players in game.player_counts:
+        chooser = random.Random(players)
+        state = game.setup(players, players)
+        for _ in range(12):
+            if game.is_over(state):
+                break
+            seat = chooser.choice(game.to_act(state))
+            legal = game.legal_actions(state, seat)
+            for action in legal:
+                assert game.dump(game.apply_listed(state, seat, action)) == game.dump(game.apply(state, seat, action))
+            state = game.apply(state, seat, chooser.choice(legal))
+
+
+def test_a_random_playout_does_not_check_the_actions_it_takes_from_the_list(monkeypatch):
+    from companion.simulate import random_playout
+
+    game = games.get("swap5")
+    expected, actions = random_playout(game, 2, 7)
+
+    def refuse(*args):
+        raise AssertionError("a listed action was checked again")
+
+    monkeypatch.setattr(game, "check", refuse)
+    state, again = random_playout(game, 2, 7)
+    assert game.dump(state) == game.dump(expected) and again == actions
 
 
 def test_fields_written_as_a_string_are_refused_when_the_game_is_defined():
