@@ -172,7 +172,7 @@ def build_parser() -> argparse.ArgumentParser:
     budget = arena.add_mutually_exclusive_group()
     budget.add_argument("--seconds", type=float, help="normal's seconds per move (other levels scaled as configured)")
     budget.add_argument("--iterations", type=int, help="normal's iterations per move, reproducible (others scaled)")
-    arena.add_argument("--json", action="store_true", help='print one JSON object {"game", "seats", "games", "wins", "lions"}')
+    arena.add_argument("--json", action="store_true", help='print one JSON object {"game", "seats", "games", "wins", "lions", "moves"}')
     arena.add_argument("--config", help="the TOML configuration file whose [bots] budgets to use (default: built-in)")
     arena.set_defaults(run=_arena)
 

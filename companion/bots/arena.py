@@ -9,6 +9,7 @@ budget the whole run is reproducible).
 
 from __future__ import annotations
 
+import statistics
 from dataclasses import dataclass
 
 from ..config import BotsConfig
@@ -26,9 +27,11 @@ class ArenaResult:
     games: int
     wins: list[float]  # per entry of seats, shared wins split
     lions: int  # games nobody won
+    moves: list[int]  # per game, in the order played: how long the games ran
 
     def as_json(self) -> dict:
-        return {"game": self.game, "seats": self.seats, "games": self.games, "wins": self.wins, "lions": self.lions}
+        return {"game": self.game, "seats": self.seats, "games": self.games, "wins": self.wins, "lions": self.lions,
+                "moves": self.moves}
 
     def report(self) -> str:
         lines = [f"{self.game}, {len(self.seats)} players, {self.games} games (entries rotate over the seats):"]
@@ -36,6 +39,7 @@ class ArenaResult:
             lines.append(f"  {index + 1}. {entry:<8} {wins:7.1f} wins  {100 * wins / self.games:5.1f}%")
         if self.lions:
             lines.append(f"  nobody (the lions) {self.lions} games")
+        lines.append(f"  moves per game: median {statistics.median(self.moves):g}, longest {max(self.moves)}")
         return "\n".join(lines)
 
 
@@ -86,9 +90,11 @@ def arena(
     rng = Rng.from_seed(seed)
     wins = [0.0] * players
     lions = 0
+    moves = []
     for number in range(games):
         entry_at = {(index + number) % players: entry for index, entry in enumerate(seats)}
         state = game.setup(players, seed + number)
+        moves.append(0)
         while not game.is_over(state):
             seat = game.to_act(state)[0]
             actions = game.legal_actions(state, seat)
@@ -99,9 +105,10 @@ def arena(
                 view = game.view(state, seat) | {"actions": actions}  # what the seat's phone would get
                 action = choose(game, view, seed=rng.next64() >> 1, level=entry, **per_level[entry])
             state = game.apply(state, seat, action)
+            moves[-1] += 1
         winners = game.result(state)["winners"]
         if not winners:
             lions += 1
         for seat in winners:
             wins[(seat - number) % players] += 1 / len(winners)
-    return ArenaResult(game.id, list(seats), games, wins, lions)
+    return ArenaResult(game.id, list(seats), games, wins, lions, moves)

@@ -7,8 +7,11 @@ view, edges are keyed by the action. Each iteration
 2. walks down the tree, at each node choosing among the actions *legal in that sample*
    by UCT with availability counts (the "subset-armed bandit": an edge's exploration term
    counts the iterations in which it was available, not the parent's visits),
-3. adds one new edge for an untried legal action (the best first where the game has a
-   move value, see :mod:`.policies`, else one at random),
+3. adds one new edge for an untried legal action: where the game has a move value (see
+   :mod:`.policies`) the best untried one, and only while the node has fewer edges than
+   :func:`widening` allows for its visits ("progressive unpruning", Chaslot et al. 2008),
+   so that a small budget compares a few good moves by their playouts instead of trying
+   every move once; elsewhere a random untried one, at once,
 4. plays the game out with the game's playout policy (:mod:`.policies`), and
 5. backs up every seat's reward along the path: its share of the win (ties shared, 0 when
    nobody wins, e.g. Lion Square's lions); each edge adds the reward of the seat that took it.
@@ -38,6 +41,7 @@ class Edge:
     """An action taken from a node: who took it, how often, how well it did for them."""
 
     __slots__ = ("action", "seat", "visits", "reward", "available", "children")
+    # visits: iterations through this edge, i.e. visits of the node it leads to
 
     def __init__(self, action: dict, seat: int):
         self.action = action
@@ -82,6 +86,7 @@ def search(game: Game, view: dict, rng: Rng, *, iterations: int | None, deadline
     done = 0
     while done == 0 or (iterations is None or done < iterations) and (deadline is None or time.monotonic() < deadline):
         _iterate(game, sample_state(game, view, rng), me, root, rng)
+        root.visits += 1
         done += 1
     return list(root.children.values())
 
@@ -95,10 +100,11 @@ def _iterate(game: Game, state: dict, me: int, root: Edge, rng: Rng) -> None:
         legal = game.legal_actions(state, seat)
         keys = [action_key(action) for action in legal]
         untried = [i for i, key in enumerate(keys) if key not in node.children]
+        tried = len(keys) - len(untried)
         for key in keys:
             if key in node.children:
                 node.children[key].available += 1
-        if untried:
+        if untried and (value_of is None or tried == 0 or len(node.children) < widening(node.visits)):
             if value_of is None:
                 index = untried[rng.randbelow(len(untried))]
             else:
@@ -109,7 +115,7 @@ def _iterate(game: Game, state: dict, me: int, root: Edge, rng: Rng) -> None:
             path.append(edge)
             state = game.apply(state, seat, legal[index])
             break
-        edge = max((node.children[key] for key in keys), key=_uct)  # max keeps the first of equals
+        edge = max((node.children[key] for key in keys if key in node.children), key=_uct)  # keeps the first of equals
         path.append(edge)
         state = game.apply(state, seat, edge.action)
         node = edge
@@ -118,6 +124,12 @@ def _iterate(game: Game, state: dict, me: int, root: Edge, rng: Rng) -> None:
     for edge in path:
         edge.visits += 1
         edge.reward += shares[edge.seat]
+
+
+def widening(visits: int) -> int:
+    """How many edges a node with move values may have after ``visits`` visits: 2 after
+    the first, 4 after 9, 6 after 25 (the square root), so edges get several visits each."""
+    return 1 + math.isqrt(visits)
 
 
 def _uct(edge: Edge) -> float:

@@ -7,7 +7,17 @@ mover's colours ahead on points (scored with the engine's own public
 :func:`swap5.score_board`): the playout player weighs a few random legal moves and keeps
 the best, and the tree tries untried moves best first. With the budgets a Raspberry Pi
 affords (fewer iterations than SWAP 5 has moves) the order is what makes a bot take a win
-in one or block a five. The other games play out and expand uniformly at random.
+in one or block a five.
+
+The game also ends when a player plays their last trump card (after one more lap), and the
+tie then goes against that player; a player ahead on points wants that, a player level or
+behind does not. Moves valued by points alone almost never play a trump card (a row swap
+seldom scores), so two such bots played on for hundreds of moves and their playouts rarely
+ended. So a trump card that leaves its player strictly ahead of everyone is worth a little
+more than any move to the same lead, and one that does not a little less, and the playout
+player always weighs its trump cards besides the random candidates: the leader plays its
+cards out and ends the game while ahead, as a person would. The other games play out and
+expand uniformly at random.
 """
 
 from __future__ import annotations
@@ -17,8 +27,12 @@ from ..games import swap5
 from ..games.rng import Rng
 
 SWAP5_CANDIDATES = 4
-"""How many random legal moves a SWAP 5 playout player weighs per turn: enough to take
-most scoring moves, few enough to keep a playout about twice the cost of a random one."""
+"""How many random legal moves a SWAP 5 playout player weighs per turn (besides its trump
+cards): enough to take most scoring moves, few enough to keep a playout cheap."""
+
+TRUMP_WHILE_AHEAD = 0.5
+"""What a trump card that leaves its player strictly ahead adds to the lead it gives (and
+one that does not takes off): less than a point, so a move that scores still comes first."""
 
 
 def uniform(game: Game, state: dict, seat: int, rng: Rng) -> dict:
@@ -28,14 +42,23 @@ def uniform(game: Game, state: dict, seat: int, rng: Rng) -> dict:
 def swap5_best_of_few(game: Game, state: dict, seat: int, rng: Rng) -> dict:
     legal = game.legal_actions(state, seat)
     candidates = [legal[rng.randbelow(len(legal))] for _ in range(SWAP5_CANDIDATES)]
+    candidates += [{"type": "trump", "card": card} for card in state["hands"][str(seat)]]
     values = swap5_values(state, seat, candidates)
     return candidates[values.index(max(values))]
 
 
-def swap5_values(state: dict, seat: int, actions: list[dict]) -> list[int]:
-    """How far each action puts ``seat``'s colours ahead on points."""
-    mine = swap5.OWNED_COLOURS[state["players"]][seat]
-    return [_swap5_lead(_swap5_board_after(state["board"], action), mine) for action in actions]
+def swap5_values(state: dict, seat: int, actions: list[dict]) -> list[float]:
+    """How far each action puts ``seat`` ahead on points (its points minus everyone
+    else's), a trump card adjusted by :data:`TRUMP_WHILE_AHEAD`."""
+    found = []
+    for action in actions:
+        scores = _swap5_seat_scores(_swap5_board_after(state["board"], action), state["players"])
+        mine, others = scores[seat], scores[:seat] + scores[seat + 1 :]
+        value = mine - sum(others)
+        if action["type"] == "trump":
+            value += TRUMP_WHILE_AHEAD if mine > max(others) else -TRUMP_WHILE_AHEAD
+        found.append(value)
+    return found
 
 
 def _swap5_board_after(board: str, action: dict) -> str:
@@ -48,10 +71,10 @@ def _swap5_board_after(board: str, action: dict) -> str:
     return "".join(cells)
 
 
-def _swap5_lead(board: str, mine: tuple[str, ...]) -> int:
-    """The mover's colours' points minus everyone else's; a run of five outweighs all."""
+def _swap5_seat_scores(board: str, players: int) -> list[int]:
+    """Each seat's points on ``board`` (the sum of its colours')."""
     scores = swap5.score_board([board[r * swap5.SIZE : (r + 1) * swap5.SIZE] for r in range(swap5.SIZE)])
-    return sum(points if colour in mine else -points for colour, points in scores.items())
+    return [sum(scores[colour] for colour in colours) for colours in swap5.OWNED_COLOURS[players]]
 
 
 POLICIES = {"swap5": swap5_best_of_few}

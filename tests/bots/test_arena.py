@@ -14,7 +14,9 @@ def test_the_arena_rotates_seats_and_counts_every_game():
     result = arena(games.get("swap5"), ["random", "random"], 6, seed=1)
     assert sum(result.wins) == 6 and result.lions == 0
     assert result.as_json() == {"game": "swap5", "seats": ["random", "random"], "games": 6,
-                                "wins": result.wins, "lions": 0}
+                                "wins": result.wins, "lions": 0, "moves": result.moves}
+    assert len(result.moves) == 6 and all(moves > 0 for moves in result.moves)
+    assert f"longest {max(result.moves)}" in result.report()
     assert arena(games.get("swap5"), ["random", "random"], 6, seed=1) == result
 
 

@@ -1,0 +1,62 @@
+"""SWAP 5 knowledge for the search (companion/bots/policies.py) and the progressive
+unpruning of the tree: trump cards valued as a player would, games that end."""
+
+import pytest
+
+from companion import games
+from companion.bots import choose
+from companion.bots.ismcts import search, widening
+from companion.bots.policies import TRUMP_WHILE_AHEAD, swap5_values
+from companion.games.rng import Rng
+
+# Seat 0 (red + yellow) has a run of three reds in row 1, one point; seat 1 (green + blue) none.
+RED_AHEAD = "RRRGG/BYBGY/.YB.R/GBY.G/RYB.."
+KEEPS_ROW_1 = {"type": "trump", "card": "row-4-5"}
+QUIET = {"type": "move", "from": "A5", "to": "A3"}  # red A5 up: no run made or broken, for anyone
+
+
+def red_ahead():
+    game = games.get("swap5")
+    state = game.setup(2, 1, {"layout": "typed", "typed_layout": RED_AHEAD})
+    assert game.view(state, 0)["public"]["scores"] == {"0": 1, "1": 0}
+    return game, state
+
+
+def test_a_trump_card_is_worth_more_to_a_player_it_leaves_ahead():
+    game, state = red_ahead()
+    quiet, trump = swap5_values(state, 0, [QUIET, KEEPS_ROW_1])
+    assert quiet == 1 and trump == 1 + TRUMP_WHILE_AHEAD
+
+
+def test_a_trump_card_is_worth_less_to_a_player_it_leaves_level_or_behind():
+    game, state = red_ahead()
+    assert swap5_values(state, 1, [KEEPS_ROW_1]) == [-1 - TRUMP_WHILE_AHEAD]
+
+
+def test_the_tree_widens_with_visits_where_the_game_has_move_values():
+    assert [widening(visits) for visits in (0, 1, 3, 4, 9, 15, 25)] == [1, 2, 2, 3, 4, 4, 6]
+    game = games.get("swap5")
+    state = game.setup(2, 3)
+    edges = search(game, game.view(state, 0), Rng.from_seed(1), iterations=15, deadline=None)
+    assert len(edges) == widening(15) and sum(edge.visits for edge in edges) == 15
+    meow = games.get("meow-oracle")  # no move values: every iteration tries a new move while there is one
+    state = meow.setup(3, 3)
+    seat = meow.to_act(state)[0]
+    edges = search(meow, meow.view(state, seat), Rng.from_seed(1), iterations=3, deadline=None)
+    assert len(meow.legal_actions(state, seat)) > 3 and len(edges) == 3
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_two_normal_swap5_bots_end_their_game(seed):
+    """Bots valuing points alone never played a trump card and swapped runs on and off for
+    hundreds of moves (400 without an end with these seeds); now the game ends."""
+    game = games.get("swap5")
+    state = game.setup(2, seed)
+    rng = Rng.from_seed(seed)
+    moves = 0
+    while not game.is_over(state) and moves < 300:
+        seat = game.to_act(state)[0]
+        view = game.view(state, seat) | {"actions": game.legal_actions(state, seat)}
+        state = game.apply(state, seat, choose(game, view, iterations=5, seed=rng.next64() >> 1))
+        moves += 1
+    assert game.is_over(state), f"still playing after {moves} moves"
