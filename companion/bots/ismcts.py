@@ -71,7 +71,8 @@ def playout(game: Game, state: dict, rng: Rng) -> dict:
     choose_move = policy(game)
     while not game.is_over(state):
         seat = game.to_act(state)[0]
-        state = game.apply(state, seat, choose_move(game, state, seat, rng))
+        # Every policy returns one of the seat's listed actions: no need to check it again.
+        state = game.apply_listed(state, seat, choose_move(game, state, seat, rng))
     return state
 
 
@@ -113,11 +114,11 @@ def _iterate(game: Game, state: dict, me: int, root: Edge, rng: Rng) -> None:
             edge = node.children[keys[index]] = Edge(legal[index], seat)
             edge.available = 1
             path.append(edge)
-            state = game.apply(state, seat, legal[index])
+            state = game.apply_listed(state, seat, legal[index])
             break
         edge = max((node.children[key] for key in keys if key in node.children), key=_uct)  # keeps the first of equals
         path.append(edge)
-        state = game.apply(state, seat, edge.action)
+        state = game.apply_listed(state, seat, edge.action)  # its key is among this sample's listed actions
         node = edge
     final = playout(game, state, rng)
     shares = rewards(game, final)

@@ -42,7 +42,7 @@ def uniform(game: Game, state: dict, seat: int, rng: Rng) -> dict:
 def swap5_best_of_few(game: Game, state: dict, seat: int, rng: Rng) -> dict:
     legal = game.legal_actions(state, seat)
     candidates = [legal[rng.randbelow(len(legal))] for _ in range(SWAP5_CANDIDATES)]
-    candidates += [{"type": "trump", "card": card} for card in state["hands"][str(seat)]]
+    candidates += [action for action in legal if action["type"] == "trump"]
     values = swap5_values(state, seat, candidates)
     return candidates[values.index(max(values))]
 
@@ -82,7 +82,8 @@ VALUES = {"swap5": swap5_values}
 
 
 def policy(game: Game):
-    """The playout policy of ``game``: ``(game, state, seat, rng) -> action``."""
+    """The playout policy of ``game``: ``(game, state, seat, rng) -> action``, one of
+    ``game.legal_actions(state, seat)`` (the search applies it without checking it again)."""
     return POLICIES.get(game.id, uniform)
 
 

@@ -6,7 +6,7 @@ import pytest
 from companion import games
 from companion.bots import choose
 from companion.bots.ismcts import search, widening
-from companion.bots.policies import TRUMP_WHILE_AHEAD, swap5_values
+from companion.bots.policies import TRUMP_WHILE_AHEAD, policy, swap5_values
 from companion.games.rng import Rng
 
 # Seat 0 (red + yellow) has a run of three reds in row 1, one point; seat 1 (green + blue) none.
@@ -60,3 +60,18 @@ def test_two_normal_swap5_bots_end_their_game(seed):
         state = game.apply(state, seat, choose(game, view, iterations=5, seed=rng.next64() >> 1))
         moves += 1
     assert game.is_over(state), f"still playing after {moves} moves"
+
+
+@pytest.mark.parametrize("game_id, players", [("swap5", 2), ("swap5", 4), ("lion-square", 3), ("meow-oracle", 3)])
+def test_every_playout_move_is_one_the_seat_may_take(game_id, players):
+    """The search applies playout moves without checking them (apply_listed): each must be
+    one of the mover's listed actions, trump cards included."""
+    game = games.get(game_id)
+    choose_move, rng = policy(game), Rng.from_seed(5)
+    for seed in range(3):
+        state = game.setup(players, seed)
+        while not game.is_over(state):
+            seat = game.to_act(state)[0]
+            action = choose_move(game, state, seat, rng)
+            assert action in game.legal_actions(state, seat)
+            state = game.apply(state, seat, action)
