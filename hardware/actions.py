@@ -35,12 +35,17 @@ PIG_HOUSE = {
     "wolf_card": ActionKind("Wolf card ({card}): {number}", "オオカミカード({card}): {number}"),
     "happenings_done": ActionKind("Happenings done", "ハプニング終了"),
     "attack_done": ActionKind("Attack done", "攻撃終了"),
-    "wolf_potted": ActionKind("Wolf #{wolf} fell in a pot", "オオカミ#{wolf} なべに落ちた"),
+    # The wolf pieces carry no numbers: a wolf is named by the square it stands on.
+    "wolf_potted": ActionKind("Wolf on square {square} fell in a pot", "マス{square}のオオカミがなべに落ちた"),
     "pig_lost": ActionKind("{name}: pig lost", "{name}: こぶたを失う", personal=True),
     "invincible": ActionKind("{name}: use invincibility", "{name}: 無敵を使う", personal=True),
     "ground_pigs": ActionKind("{name}: {count} on ground floor", "{name}: 1階に{count}", personal=True),
     "outer_pigs": ActionKind("{name}: {count} on outer ring", "{name}: 外周に{count}", personal=True),
 }
+
+WOLF_POTTED_SHARING = ActionKind("Square {square}: wolf {n} of {count} in a pot", "マス{square}の{count}匹中{n}匹目 なべに落ちた")
+"""The wolf_potted label when wolves share a square (a happening can add one where another
+stands): they are numbered in the order they came out, so each button still differs."""
 
 LEDGER = {
     "start-player": ActionKind("Start player: {seat_name}", "スタートプレイヤー: {seat_name}"),
@@ -115,5 +120,10 @@ def _label(kind: ActionKind, action: dict, seat: int, public: dict, names: list[
         face = public["die_faces"][action["face"]]
         fields["pigs"] = face["pigs"]
         fields["pot"] = (" + pot" if language == "en" else "+なべ") if face["pot"] else ""
+    if action.get("type") == "wolf_potted":
+        fields["square"] = next(wolf["square"] for wolf in public["wolves"] if wolf["id"] == action["wolf"])
+        sharing = [wolf["id"] for wolf in public["wolves"] if wolf["square"] == fields["square"]]
+        if len(sharing) > 1:
+            kind, fields["n"], fields["count"] = WOLF_POTTED_SHARING, sharing.index(action["wolf"]) + 1, len(sharing)
     template = kind.ja if language == "ja" else kind.en
     return template.format(**fields)  # names are values here: a name like "{s0}" stays as typed

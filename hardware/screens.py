@@ -184,6 +184,24 @@ def visible_window(screen: Screen, rows: int) -> int:
     return min(max(0, screen.scroll), count - rows)
 
 
+def _die_box(width: int, height: int) -> tuple[int, int, int]:
+    """Where the die goes: right, under the title bar, beside the headline and body lines."""
+    side = min(DIE_SIDE, height - FONT_SIZE - 2)
+    return width - side - 1, FONT_SIZE + 1 + (height - FONT_SIZE - 1 - side) // 2, side
+
+
+DISPLAY_WIDTH = 128
+"""Every supported module is 128 pixels wide (companion/config.py), 64 or 32 high."""
+
+
+def headline_room(die: bool) -> int:
+    """The pixels the headline has on every supported display: the whole width, or (the die
+    beside it) up to the die as drawn on the 64 px display, the larger die of the two."""
+    if not die:
+        return DISPLAY_WIDTH
+    return min(DISPLAY_WIDTH - _die_box(DISPLAY_WIDTH, height)[2] - 3 for height in (64, 32))
+
+
 def layout(screen: Screen, width: int, height: int) -> Layout:
     """Where every line goes on a ``width`` × ``height`` display, each cut to fit."""
     qr_box = die_box = None
@@ -193,9 +211,8 @@ def layout(screen: Screen, width: int, height: int) -> Layout:
         qr_box = (0, 0, side)
         text_left = side + 2
     if screen.die is not None:
-        side = min(DIE_SIDE, height - FONT_SIZE - 2)
-        die_box = (width - side - 1, FONT_SIZE + 1 + (height - FONT_SIZE - 1 - side) // 2, side)
-        text_right = width - side - 3
+        die_box = _die_box(width, height)
+        text_right = width - die_box[2] - 3
 
     def room(y: int, line_height: int) -> int:
         """The pixels a line at ``y`` has: up to the die where it runs beside it."""
@@ -345,12 +362,12 @@ def status_screen(public_info: dict, language: str, scroll: int = 0) -> Screen:
     names = seat_names(public_info, language)  # the table lists every seat of the game, free ones too
     info = StatusInput(game["id"], game["title"][language], names, view, language)
     if view["over"]:
-        headline, lines = _result(info)
+        headline, lines = _result(info, headline_room(die=False))
         die = None
     else:
-        headline, lines = _awaited(info)
         builder = STATUS_BUILDERS.get(game["id"], _generic_status)
         more, die = builder(info)
+        headline, lines = _awaited(info, headline_room(die=die is not None))
         lines += more
         last = _last_event(info)
         if last:
@@ -368,39 +385,49 @@ def _listed(info: StatusInput, seats: list[int]) -> str:
     return word("list_separator", info.language).join(info.names[seat] for seat in seats)
 
 
-def _awaited(info: StatusInput) -> tuple[str, list[str]]:
-    """The headline of a running game: whose input the step needs (``waiting_for``; an older
-    server's views have only ``to_act``), or what comes next when nobody is awaited."""
+def _headline(whole: str, names: str, room: int) -> tuple[str, list[str]]:
+    """``whole`` as the headline if it fits in ``room`` pixels; else the names big (cut to
+    fit) and the whole sentence small below, so the headline never loses its last words."""
+    if text_width(whole) * HEADLINE_SCALE <= room:
+        return whole, []
+    return fit(names, room / HEADLINE_SCALE), [whole]
+
+
+def _awaited(info: StatusInput, room: int) -> tuple[str, list[str]]:
+    """The headline of a running game (``room`` pixels wide): whose input the step needs
+    (``waiting_for``; an older server's views have only ``to_act``), or what comes next when
+    nobody is awaited."""
     view = info.view
     waiting = view.get("waiting_for", view["to_act"])
     language = info.language
     if len(waiting) == 1:
-        return word("your_turn", language, name=info.names[waiting[0]]), []
+        name = info.names[waiting[0]]
+        return _headline(word("your_turn", language, name=name), name, room)
     if waiting:
         names = _listed(info, waiting)
-        whole = f"{word('waiting', language)}: {names}"
-        if text_width(whole) * HEADLINE_SCALE <= 128:
-            return whole, []
-        return names, [whole]  # the names big (cut if need be), the whole sentence small below
+        return _headline(f"{word('waiting', language)}: {names}", names, room)
     public = view["public"] if isinstance(view["public"], dict) else {}
     step = public.get("step") or public.get("phase")
     pause = "round_over" if step == "round-end" else "nobody_awaited"
     return word(pause, language), [word(f"{pause}_next", language)]
 
 
-def _result(info: StatusInput) -> tuple[str, list[str]]:
-    """The end: who won big, the game's own summary, then everyone's place."""
+def _result(info: StatusInput, room: int) -> tuple[str, list[str]]:
+    """The end (headline ``room`` pixels wide): who won big, the game's own summary, then
+    everyone's place."""
     result = info.view["result"] or {}
     language = info.language
     winners = list(result.get("winners") or [])
+    lines: list[str] = []
     if result.get("lions_win"):
         headline = word("lions_win", language)
     elif winners:
-        headline = word("winner" if len(winners) == 1 else "winners", language, names=_listed(info, winners))
+        names = _listed(info, winners)
+        headline, lines = _headline(word("winner" if len(winners) == 1 else "winners", language, names=names), names, room)
     else:
         headline = word("over", language)
     summary = result.get("summary")
-    lines = wrap(render_text(summary[language], info.names), 128) if isinstance(summary, dict) else []
+    lines += wrap(render_text(summary[language], info.names), 128) if isinstance(summary, dict) else []
     return headline, lines + _ranking_lines(info)
 
 

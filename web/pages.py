@@ -35,6 +35,7 @@ from flask import Blueprint, current_app, make_response, render_template, reques
 from markupsafe import Markup
 
 from companion.bots import supported as bot_games_supported
+from companion.table import NAME_MAX
 
 from . import auth
 
@@ -170,7 +171,7 @@ def join(code: str):
     if code.upper() != table.join_code:
         return render_page("not_found.html", status=404, mode="missing", reason="join")
     seat, _ = _caller()
-    return render_page("join.html", mode="join", seat=seat)
+    return render_page("join.html", mode="join", seat=seat, name_max=NAME_MAX)
 
 
 @blueprint.get("/R/<token>")

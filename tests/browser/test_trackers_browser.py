@@ -220,3 +220,34 @@ def test_pig_house_a_scouting_turn_then_a_building_turn_with_the_die_and_an_atta
     assert public["pigs"] == [3, 3, 2] and public["invincibility_used"] == [True, False, False]
     assert public["seat"] == 2 and public["step"] == "roll"
     expect(phones[2].locator(".turn")).to_have_text("Your turn!")
+
+
+def test_pig_house_names_a_potted_wolf_by_its_square(live, new_phone):
+    table = live.table
+    table.start_game("pig-house", 2, seed=3)  # reaches a direct attack with a pot down and two wolves out
+    while True:
+        seat = table.view(None)["public"]["seat"]  # the turn's player runs every step up to the attack
+        actions = table.view(seat)["actions"]
+        if any(action["type"] == "wolf_potted" for action in actions):
+            break
+        pots = [action for action in actions if action["type"] == "pot" and action["action"] != "skip"]
+        table.act(seat, (pots or actions)[0], table.version)
+    wolves = table.view(None)["public"]["wolves"]
+    assert len({wolf["square"] for wolf in wolves}) == 2
+    phones = join_all(live, new_phone, ["Aiko", "Ben"])
+    page = phones[seat]
+    for wolf in wolves:
+        button = page.locator(f"[data-action='{action_json({'type': 'wolf_potted', 'wolf': wolf['id']})}']")
+        expect(button).to_have_text(f"The wolf on square {wolf['square']} fell in a pot")
+    button.click()
+    expect(page.get_by_test_id("confirm")).to_contain_text(f"The wolf on square {wolf['square']} fell in a pot")
+
+    # Wolves sharing a square (a happening can add one where another stands) still differ.
+    shared = [{"id": 2, "square": 17}, {"id": 4, "square": 12}, {"id": 5, "square": 17}]
+    labels = page.evaluate("""async (wolves) => {
+        const [{ default: pigHouse }, { t }] = await Promise.all([import("/static/games/pig-house.js"), import("/static/app.js")]);
+        const ctx = { t, view: { public: { wolves } } };
+        return wolves.map((wolf) => pigHouse.describe(ctx, { type: "wolf_potted", wolf: wolf.id }));
+    }""", shared)
+    assert labels == ["Wolf 1 of 2 on square 17 fell in a pot", "The wolf on square 12 fell in a pot",
+                      "Wolf 2 of 2 on square 17 fell in a pot"]

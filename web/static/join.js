@@ -4,11 +4,24 @@ import { api, el, fill, follow, say, showProblem, t } from "./app.js";
 import { drawSeats, gameLine } from "./forms.js";
 
 const nameInput = document.getElementById("name");
+const nameMax = Number(nameInput.dataset.nameMax);
+
+/**
+ * A name's length as the server counts it (clean_name in companion/table.py): characters
+ * (code points) after NFC, with every kind of space made plain and the ends trimmed. The
+ * input's maxlength would count UTF-16 units instead, cutting an emoji name to half.
+ */
+const nameLength = (name) => [...name.normalize("NFC").replace(/\p{Zs}/gu, " ").trim()].length;
 
 async function sit(seat) {
   const name = nameInput.value.trim();
   if (!name) {
     say(t("join.name_missing"), "error");
+    nameInput.focus();
+    return;
+  }
+  if (nameLength(name) > nameMax) {
+    say(t("join.name_too_long", { max: nameMax, n: nameLength(name) }), "error");
     nameInput.focus();
     return;
   }

@@ -39,6 +39,19 @@ function dieFace(ctx, face, big) {
     el("span", { class: "ph-die-text" }, faceText(ctx, face)));
 }
 
+/**
+ * "The wolf on square 7 fell in a pot": the wolf pieces carry no numbers, so a wolf is named by
+ * its square; wolves sharing one (a happening can add one where another stands) are numbered
+ * in the order they came out, so each button still differs. The action keeps the engine's id.
+ */
+function pottedText(ctx, action) {
+  const { wolves } = ctx.view.public;
+  const { square } = wolves.find((wolf) => wolf.id === action.wolf);
+  const sharing = wolves.filter((wolf) => wolf.square === square).map((wolf) => wolf.id);
+  if (sharing.length === 1) return ctx.t("pig-house.do.potted", { square });
+  return ctx.t("pig-house.do.potted_sharing", { square, n: sharing.indexOf(action.wolf) + 1, count: sharing.length });
+}
+
 /** A wolf card as known to everyone: its number, and (virtual deck) its name, kind and mark. */
 function cardText(ctx, card) {
   if (!card) return ctx.t("pig-house.chip_empty");
@@ -136,7 +149,7 @@ function controls(ctx) {
   }
   const potted = listed(ctx, "wolf_potted");
   if (potted.length) {
-    parts.push(el("div", { class: "choices" }, potted.map((action) => actionButton(ctx, action, t("pig-house.do.potted", { wolf: action.wolf })))));
+    parts.push(el("div", { class: "choices" }, potted.map((action) => actionButton(ctx, action, pottedText(ctx, action)))));
   }
   const done = listed(ctx, "attack_done")[0];
   if (done) parts.push(el("div", { class: "choices" }, actionButton(ctx, done, t("action.attack_done"), "ph-done")));
@@ -252,7 +265,7 @@ export default {
       case "pig_action": return t(`pig-house.do.${action.kind}`);
       case "pot": return t(`pig-house.do.pot.${action.action}`);
       case "wolf_card": return t("pig-house.do.wolf_card", { n: action.number });
-      case "wolf_potted": return t("pig-house.do.potted", { wolf: action.wolf });
+      case "wolf_potted": return pottedText(ctx, action);
       case "ground_pigs": case "outer_pigs": return t(`pig-house.do.${action.type}`, { n: action.count });
       case "pig_lost": return t("pig-house.do.pig_lost", { n: ctx.view.public.pigs[ctx.seat] - 1 });
       default: return this.typeLabel(ctx, action.type);
