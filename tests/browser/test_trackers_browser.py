@@ -177,7 +177,7 @@ def test_pig_house_a_scouting_turn_then_a_building_turn_with_the_die_and_an_atta
     public = table.view(None)["public"]
     wolf = public["wolves"][0]
     for page in phones:
-        expect(page.locator(f'.ph-square[data-square="{wolf["square"]}"] .ph-wolf')).to_have_text(f"W{wolf['id']}★")
+        expect(page.locator(f'.ph-square[data-square="{wolf["square"]}"] .ph-wolf')).to_have_text("W★")  # a wolf piece, not its id
         expect(page.locator(".ph-chip").last).to_contain_text(public["schedule"][-1]["card"]["name"]["en"])
 
     # The other scouting turns are played at the table itself, the same way.
@@ -236,6 +236,10 @@ def test_pig_house_names_a_potted_wolf_by_its_square(live, new_phone):
     assert len({wolf["square"] for wolf in wolves}) == 2
     phones = join_all(live, new_phone, ["Aiko", "Ben"])
     page = phones[seat]
+    attack = table.view(None)["public"]["attack"]
+    attackers = [next(wolf["square"] for wolf in wolves if wolf["id"] == wolf_id) for wolf_id in attack["attackers"]]
+    expect(page.get_by_test_id("attack")).to_contain_text(
+        "Attacking: " + ", ".join(f"the wolf on square {square}" for square in attackers))
     for wolf in wolves:
         button = page.locator(f"[data-action='{action_json({'type': 'wolf_potted', 'wolf': wolf['id']})}']")
         expect(button).to_have_text(f"The wolf on square {wolf['square']} fell in a pot")

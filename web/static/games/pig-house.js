@@ -39,6 +39,12 @@ function dieFace(ctx, face, big) {
     el("span", { class: "ph-die-text" }, faceText(ctx, face)));
 }
 
+/** A wolf as people at the table tell it: by the square it stands on (its id is for the engine). */
+function wolfText(ctx, id) {
+  const wolf = ctx.view.public.wolves.find((w) => w.id === id);
+  return wolf ? ctx.t("pig-house.wolf_on", { square: wolf.square }) : ctx.t("pig-house.wolf");
+}
+
 /**
  * "The wolf on square 7 fell in a pot": the wolf pieces carry no numbers, so a wolf is named by
  * its square; wolves sharing one (a happening can add one where another stands) are numbered
@@ -77,7 +83,7 @@ function track(ctx) {
     squares.push(el("li", { class: wolves.length ? "ph-square wolf" : "ph-square", "data-square": square },
       el("span", { class: "ph-square-n" }, String(square)), marks,
       wolves.map((wolf) => el("span", { class: wolf.leader ? "ph-wolf leader" : "ph-wolf", title: t(wolf.leader ? "pig-house.leading_wolf" : "pig-house.wolf") },
-        `W${wolf.id}${wolf.leader ? "★" : ""}`))));
+        wolf.leader ? "W★" : "W"))));
   }
   return el("section", { class: "ph-track-box" },
     el("h2", {}, t("pig-house.track")),
@@ -172,7 +178,7 @@ function attackBox(ctx) {
   return el("section", { class: "ph-attack", "data-testid": "attack" },
     el("h2", {}, t("pig-house.attack_title")),
     el("p", { class: "ph-attack-card" }, cardText(ctx, attack.card)),
-    el("p", {}, t("pig-house.attackers", { wolves: attack.attackers.map((id) => `W${id}`).join(" ") })),
+    el("p", {}, t("pig-house.attackers", { wolves: attack.attackers.map((id) => wolfText(ctx, id)).join(t("list.separator")) })),
     attack.invincible.length ? el("p", {}, t("pig-house.invincible_now", { names: attack.invincible.map(ctx.seatName).join(t("list.separator")) })) : null,
     el("p", {}, lost.length ? lost.join(t("list.separator")) : t("pig-house.no_loss_yet")),
     el("p", { class: "tr-hint" }, t("pig-house.attack_explain")));
