@@ -28,3 +28,24 @@ def full_disk():
     """:class:`FullDisk`, to wrap a table's connection: ``table._store._db = disk =
     full_disk(table._store._db)``, then ``disk.full = False`` to make room."""
     return FullDisk
+
+
+def _pig_house_to_a_potted_wolf(table) -> int:
+    """Start Pig House (2 players, seed 3) on ``table`` and play every step up to a direct
+    attack with a pot down and two wolves out, on two squares (seed found by search);
+    return the seat whose turn it is, which may now report a wolf in a pot."""
+    table.start_game("pig-house", 2, seed=3)
+    while True:
+        seat = table.view(None)["public"]["seat"]  # the turn's player runs every step up to the attack
+        actions = table.view(seat)["actions"]
+        if any(action["type"] == "wolf_potted" for action in actions):
+            return seat
+        pots = [action for action in actions if action["type"] == "pot" and action["action"] != "skip"]
+        table.act(seat, (pots or actions)[0], table.version)
+
+
+@pytest.fixture
+def pig_house_to_a_potted_wolf():
+    """``pig_house_to_a_potted_wolf(table) -> seat``: a Pig House game played up to an
+    attack where a wolf may fall in a pot (the panel's and the phone's wolf names)."""
+    return _pig_house_to_a_potted_wolf

@@ -77,23 +77,29 @@ def fits_the_screen(page, width) -> None:
     assert controls["covered"] == []
 
 
+def aki_asks_for_a_hint(url, table, phone):
+    """Aki (seat 0) and Ben sit down to SWAP 5 (seed 5); Aki's ``phone`` opens the game and
+    presses Hint. Returns the game element, the table's version before the hint, and the
+    board move the bot will suggest (the fake thinker's, one whose piece has several targets)."""
+    table.start_game("swap5", 2, seed=5)
+    token = table.join(0, "Aki")
+    table.join(1, "Ben")
+    phone.goto(f"{url}/R/{token}")
+    game = phone.locator("#game")
+    expect(game).to_have_attribute("data-version", str(table.version))
+    suggestion = board_move_with_choices(table.view(0)["actions"])
+    phone.get_by_test_id("hint-button").click()
+    return game, table.version, suggestion
+
+
 @pytest.mark.parametrize("size", SIZES)
 def test_hint_shows_the_suggested_move_chosen_cancel_keeps_the_game_and_a_second_tap_sends_it(tmp_path, browser, new_phone, size):
     with serving(tmp_path, LastBoardMove()) as (url, table, _):
-        table.start_game("swap5", 2, seed=5)
-        token = table.join(0, "Aki")
-        table.join(1, "Ben")
         width, height = SIZES[size]
         phone = new_phone(viewport={"width": width, "height": height})
         problems = []
         phone.on("pageerror", lambda error: problems.append(str(error)))
-        phone.goto(f"{url}/R/{token}")
-        game = phone.locator("#game")
-        expect(game).to_have_attribute("data-version", str(table.version))
-        before = table.version
-        suggestion = board_move_with_choices(table.view(0)["actions"])
-
-        phone.get_by_test_id("hint-button").click()
+        game, before, suggestion = aki_asks_for_a_hint(url, table, phone)
         expect(phone.get_by_test_id("note")).to_contain_text("The bot suggests:")  # the hint's answer has come
         chosen = phone.locator(".s5-cell.chosen")
         expect(chosen).to_have_count(2)  # the piece and its target, set apart from the other targets
@@ -172,16 +178,8 @@ def test_after_a_hint_a_tap_on_the_highlighted_target_sends_the_suggested_move(t
     """The second deliberate tap may also be the target itself (the piece's highlighted cell),
     as without a hint; it used to take the target back instead."""
     with serving(tmp_path, LastBoardMove()) as (url, table, _):
-        table.start_game("swap5", 2, seed=5)
-        token = table.join(0, "Aki")
-        table.join(1, "Ben")
         phone = new_phone()
-        phone.goto(f"{url}/R/{token}")
-        game = phone.locator("#game")
-        expect(game).to_have_attribute("data-version", str(table.version))
-        before = table.version
-        suggestion = board_move_with_choices(table.view(0)["actions"])
-        phone.get_by_test_id("hint-button").click()
+        game, before, suggestion = aki_asks_for_a_hint(url, table, phone)
         target = phone.locator(f".s5-cell.chosen[data-cell={suggestion['to']}]")
         expect(target).to_have_count(1)
         target.click()

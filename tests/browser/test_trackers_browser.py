@@ -222,16 +222,9 @@ def test_pig_house_a_scouting_turn_then_a_building_turn_with_the_die_and_an_atta
     expect(phones[2].locator(".turn")).to_have_text("Your turn!")
 
 
-def test_pig_house_names_a_potted_wolf_by_its_square(live, new_phone):
+def test_pig_house_names_a_potted_wolf_by_its_square(live, new_phone, pig_house_to_a_potted_wolf):
     table = live.table
-    table.start_game("pig-house", 2, seed=3)  # reaches a direct attack with a pot down and two wolves out
-    while True:
-        seat = table.view(None)["public"]["seat"]  # the turn's player runs every step up to the attack
-        actions = table.view(seat)["actions"]
-        if any(action["type"] == "wolf_potted" for action in actions):
-            break
-        pots = [action for action in actions if action["type"] == "pot" and action["action"] != "skip"]
-        table.act(seat, (pots or actions)[0], table.version)
+    seat = pig_house_to_a_potted_wolf(table)
     wolves = table.view(None)["public"]["wolves"]
     assert len({wolf["square"] for wolf in wolves}) == 2
     phones = join_all(live, new_phone, ["Aiko", "Ben"])
