@@ -172,6 +172,26 @@ def test_the_records_page_in_both_languages_with_well_formed_charts(client, stor
     assert html.count("/replay/") == len(finished)  # not for the abandoned play
 
 
+def test_the_even_share_mark_crosses_no_words(client, stored):
+    """The seat charts' even-share mark stands beside each bar, below its label, and the
+    figure comes after both (a line across the chart ran through the words)."""
+    html = client.get("/records?lang=en").get_data(as_text=True)
+    marked = 0
+    for chart in SVG.findall(html):
+        svg = ElementTree.fromstring(chart)
+        marks = svg.findall("{http://www.w3.org/2000/svg}line[@class='chart-even']")
+        labels = svg.findall("{http://www.w3.org/2000/svg}text[@class='chart-label']")
+        values = svg.findall("{http://www.w3.org/2000/svg}text[@class='chart-value']")
+        if not marks:
+            continue
+        assert len(marks) == len(labels) == len(values), "one mark per bar"
+        for mark, label, value in zip(marks, labels, values):
+            marked += 1
+            assert float(mark.get("y1")) > float(label.get("y")), "the mark reaches up into the label's line"
+            assert float(value.get("x")) > float(mark.get("x1")), "the figure starts before the mark"
+    assert marked, "no seat chart drawn"
+
+
 def test_the_records_page_filters_by_game(client, stored):
     html = client.get("/records?game=pig-house&lang=en").get_data(as_text=True)
     assert "Pig House" in html and "/replay/" in html
