@@ -232,9 +232,16 @@ class Server:
         try:
             self._waitress.run()
         finally:
-            for channel in self._orphans:
-                channel.close()
-            self._stopped.set()
+            try:
+                for channel in self._orphans:
+                    if channel is self._waitress:
+                        # Its own close() closes the wake-up pipe too, whose descriptors stay
+                        # alone (see stop): close only the listening socket.
+                        wasyncore.dispatcher.close(channel)
+                    else:
+                        channel.close()
+            finally:
+                self._stopped.set()
 
     def stop(self) -> None:
         """Stop serving, within about STOP_SECONDS.
