@@ -1,9 +1,11 @@
 """Random-playout speed of every game: the figure bots and hints will live on.
 
-    python benchmarks/playouts.py [--games 300] [--wrappers] [GAME ...]
+    python benchmarks/playouts.py [--games 300] [--wrappers] [--logged] [GAME ...]
 
 Prints, per game and player count, the median and 90th-percentile time of one whole
-random game (setup, legal_actions and apply at every step) and games per second.
+random game (setup, legal_actions and apply at every step) and games per second. The games
+are played as a search plays them, on unlogged states (``Game.unlogged``: no move worded);
+``--logged`` plays them as the table does, every move worded in the log.
 ``--wrappers`` also plays the same games through the engine's own hooks, past the base's
 public methods, and prints what share of the time those wrappers take.
 The time is the process's CPU time, not the wall clock: on a machine shared with other
@@ -24,12 +26,14 @@ WARM_UP_GAMES = 20
 """Games played untimed first: engines fill some tables as they meet new positions."""
 
 
-def hooks_playout(game, players, seed):
+def hooks_playout(game, players, seed, logged):
     """random_playout's game, played through the engine's hooks (``_to_act``,
     ``_legal_actions``, ``_copy``, ``_apply``) instead of the base's public methods: no
     seat or turn checks, no wrappers. Only to measure what the wrappers cost."""
     chooser = random.Random(seed)
     state = game.setup(players, seed)
+    if not logged:
+        state = game.unlogged(state)
     while state["result"] is None:
         seat = chooser.choice(game._to_act(state))
         action = chooser.choice(game._legal_actions(state, seat))
@@ -63,6 +67,7 @@ def main() -> None:
     parser.add_argument("game", nargs="*", help="game ids (default: all)")
     parser.add_argument("--games", type=int, default=300, help="games per player count")
     parser.add_argument("--wrappers", action="store_true", help="also measure the share of the base's wrappers")
+    parser.add_argument("--logged", action="store_true", help="word every move in the log, as the table does")
     args = parser.parse_args()
     print(
         f"{'game':<22}{'players':>8}{'median ms':>11}{'p90 ms':>9}{'games/s':>10}{'actions':>9}"
@@ -72,8 +77,10 @@ def main() -> None:
         game = games.get(game_id)
         for players in game.player_counts:
             for seed in range(WARM_UP_GAMES):  # seeds not timed below: fills the engines' tables only
-                random_playout(game, players, 1_000_000 + seed)
-            playouts = [lambda *played: random_playout(*played)[0]] + ([hooks_playout] if args.wrappers else [])
+                random_playout(game, players, 1_000_000 + seed, logged=args.logged)
+            playouts = [lambda game, players, seed: random_playout(game, players, seed, logged=args.logged)[0]]
+            if args.wrappers:
+                playouts.append(lambda game, players, seed: hooks_playout(game, players, seed, args.logged))
             (times, lengths), *hooks = timed_games(playouts, game, players, args.games)
             line = (
                 f"{game_id:<22}{players:>8}{statistics.median(times) * 1e3:>11.2f}"

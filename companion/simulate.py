@@ -22,10 +22,14 @@ class GameDidNotEnd(RuntimeError):
     """A playout ran past MAX_STEPS."""
 
 
-def random_playout(game: Game, players: int, seed: int, options: dict | None = None):
-    """Play one random game; return ``(final_state, actions)`` (the actions as ``(seat, action)``)."""
+def random_playout(game: Game, players: int, seed: int, options: dict | None = None, *, logged: bool = True):
+    """Play one random game; return ``(final_state, actions)`` (the actions as ``(seat, action)``).
+    With ``logged=False`` the game is played as a search plays it, on an unlogged state
+    (:meth:`Game.unlogged`): the same moves and result, nothing worded, nothing to view."""
     chooser = random.Random(seed)
     state = game.setup(players, seed, options)
+    if not logged:
+        state = game.unlogged(state)
     actions = []
     while not game.is_over(state):
         if len(actions) >= MAX_STEPS:

@@ -12,8 +12,8 @@ For every game id and every player count, seeded random games run through
   saying why in English and in Japanese, without changing the state;
 * ``waiting_for`` is a part of ``to_act``;
 
-and every game ends with a result whose summary is in both languages, and replaying its
-seed and actions gives the same game.
+and every game ends with a result whose summary is in both languages, replaying its
+seed and actions gives the same game, and so does playing it unlogged, as a search does.
 
 The deep per-step checks are costly, so they run on DEEP_GAMES games per player count;
 the rest of the GAMES games get the cheap checks. Set COMPANION_RANDOM_GAMES to play more.
@@ -148,8 +148,11 @@ def test_random_games_keep_the_contract(game_id, players):
             for seat, action in history:
                 replay = game.apply(replay, seat, action)
             assert game.dump(replay) == game.dump(state), "the same seed and actions gave another game"
-            again, _ = random_playout(game, players, seed)
+            again, actions = random_playout(game, players, seed)
             assert game.dump(again) == game.dump(random_playout(game, players, seed)[0])
+            searched, searched_actions = random_playout(game, players, seed, logged=False)
+            assert searched_actions == actions and searched["log"] is None, "an unlogged game went another way"
+            assert {**searched, "log": again["log"]} == again, "an unlogged game ended in another state"
     if type(game)._scramble is not Game._scramble:  # the game has secrets: the check must have bitten
         assert hidden_seen, f"{game_id} never had anything hidden to scramble: the leak check proved nothing"
 

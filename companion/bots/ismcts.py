@@ -86,7 +86,7 @@ def search(game: Game, view: dict, rng: Rng, *, iterations: int | None, deadline
     root = Edge({}, me)
     done = 0
     while done == 0 or (iterations is None or done < iterations) and (deadline is None or time.monotonic() < deadline):
-        _iterate(game, sample_state(game, view, rng), me, root, rng)
+        _iterate(game, game.unlogged(sample_state(game, view, rng)), me, root, rng)
         root.visits += 1
         done += 1
     return list(root.children.values())

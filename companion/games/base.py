@@ -322,6 +322,7 @@ class Game:
         """
         if seat is not None:
             self._check_seat(state, seat)
+        self._require_log(state, "viewed")
         # A copy: engines may build views from pieces of the state, and no caller may reach back into it.
         return _copy_json({
             "game": self.id,
@@ -346,14 +347,36 @@ class Game:
 
     def log(self, state: dict, en: str | None, ja: str | None, private: dict | None = None) -> None:
         """Record an event. ``en``/``ja`` is what everyone reads (None: nothing);
-        ``private`` maps a seat to its own ``(en, ja)`` wording, e.g. which card it got."""
+        ``private`` maps a seat to its own ``(en, ja)`` wording, e.g. which card it got.
+
+        The log list is replaced, never changed in place, so an engine's ``_copy`` shares it
+        with the state it copies. A search state (:meth:`unlogged`) records nothing; an engine
+        whose wording costs may skip it there with :meth:`keeps_log`."""
+        log = state["log"]
+        if log is None:
+            return
         entry = {"v": state["version"], "text": None if en is None else {"en": en, "ja": ja}}
         if private:
             entry["to"] = {str(s): {"en": e, "ja": j} for s, (e, j) in private.items()}
-        log = state["log"]
-        log.append(entry)
-        if len(log) > LOG_KEEP:
-            del log[: len(log) - LOG_KEEP]
+        state["log"] = [*log[-(LOG_KEEP - 1) :], entry]
+
+    def unlogged(self, state: dict) -> dict:
+        """A copy of ``state`` for a search: the moves applied to it and to the states that
+        follow from it are not worded in the log (a search plays thousands of moves that
+        nobody reads; wording them costs a sixth of a playout). Such a state plays exactly as
+        ``state`` does, but it cannot be viewed or saved (ValueError)."""
+        new = dict(state)
+        new["log"] = None
+        return new
+
+    @staticmethod
+    def keeps_log(state: dict) -> bool:
+        """Whether ``state`` words its moves: False for a search state (:meth:`unlogged`)."""
+        return state["log"] is not None
+
+    def _require_log(self, state: dict, doing: str) -> None:
+        if state["log"] is None:
+            raise ValueError(f"a search state (Game.unlogged) keeps no log, so it cannot be {doing}")
 
     def _log_for(self, state: dict, seat: int | None) -> list[dict]:
         shown = []
@@ -368,6 +391,7 @@ class Game:
     # ------------------------------------------------------------------ persistence
 
     def dump(self, state: dict) -> str:
+        self._require_log(state, "saved")
         return json.dumps(state, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
     def load(self, text: str) -> dict:

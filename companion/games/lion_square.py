@@ -639,12 +639,10 @@ class LionSquare(Game):
                 herds[other] = herd
 
     def _copy(self, state: dict) -> dict:
-        """A copy that shares every value with ``state`` but the log (the base appends to it):
-        this engine never changes a list of the state in place, it replaces the list (see
-        :func:`_own`), so an action copies only what it changes."""
-        new = dict(state)
-        new["log"] = state["log"][:]
-        return new
+        """A copy that shares every value with ``state``: this engine never changes a list of
+        the state in place, it replaces the list (see :func:`_own`; the base replaces the
+        log), so an action copies only what it changes."""
+        return dict(state)
 
 
 # --------------------------------------------------------------------------- helpers

@@ -335,11 +335,10 @@ class LionSquareLedger(Game):
     # ------------------------------------------------------------------ plumbing
 
     def _copy(self, state: dict) -> dict:
-        # Log entries are replaced, never changed in place, so they can be shared.
+        # The log (Game.log replaces it) and its entries are never changed in place, so they can be shared.
         new = dict(state)
         new["losses"] = [losses[:] for losses in state["losses"]]
         new["entries"] = [{**entry, "nearest": entry["nearest"][:]} for entry in state["entries"]]
-        new["log"] = state["log"][:]
         return new
 
     def _scramble(self, state: dict, seat: int | None, rng: Rng) -> None:

@@ -545,12 +545,10 @@ class MeowOracle(Game):
             where[index] = card
 
     def _copy(self, state: dict) -> dict:
-        """A copy that shares every value with ``state`` but the log (the base appends to
-        it): the engine changes no list of the state in place before taking its own copy
-        (see :func:`_own`), so an action copies only what it changes."""
-        new = dict(state)
-        new["log"] = state["log"][:]
-        return new
+        """A copy that shares every value with ``state``: the engine changes no list of the
+        state in place before taking its own copy (see :func:`_own`; the base replaces the
+        log), so an action copies only what it changes."""
+        return dict(state)
 
 
 def _own(state: dict, key: str, seat: int | None = None) -> list:

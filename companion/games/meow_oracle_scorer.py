@@ -279,13 +279,12 @@ class MeowOracleScorer(Game):
         return _card_problem(state, action["color"], action["n"])
 
     def _copy(self, state: dict) -> dict:
-        # Cards, log entries and scored rounds are replaced, never changed in place, so
+        # Cards, the log and its entries, and scored rounds are replaced, never changed in place, so
         # they can be shared; only the containers an action mutates are copied.
         new = dict(state)
         new["areas"] = [[row[:] for row in area] for area in state["areas"]]
         new["typed"] = state["typed"][:]
         new["rounds"] = state["rounds"][:]
-        new["log"] = state["log"][:]
         return new
 
     # ------------------------------------------------------------------ views

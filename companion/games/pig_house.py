@@ -59,9 +59,9 @@ PIG_ACTIONS = ("tile", "move")
 MIN_WOLF_CARDS = 6
 """The largest table (4 chips) plus the two cards a movement needs from the reshuffled discards."""
 
-_SHARED_ON_COPY = frozenset(("edition", "options", "last_move", "result"))
+_SHARED_ON_COPY = frozenset(("edition", "options", "last_move", "result", "log"))
 _FLAT_ON_COPY = frozenset(
-    ("log", "schedule", "deck", "discard", "movement_pile", "happening_deck", "happening_discard", "pigs", "invincibility_used")
+    ("schedule", "deck", "discard", "movement_pile", "happening_deck", "happening_discard", "pigs", "invincibility_used")
 )
 """How PigHouse._copy treats state keys: shared as they are, or copied as flat lists."""
 
@@ -1193,7 +1193,7 @@ class PigHouse(Game):
                 where[key] = pool.pop()
 
     def _copy(self, state: dict) -> dict:
-        """A copy as deep as this engine's mutations: the edition, the options, log entries,
+        """A copy as deep as this engine's mutations: the edition, the options, the log,
         schedule entries and the last move are never changed once made, so the copy shares
         them; the lists of ids and counts are copied flat; everything else is cloned deeply."""
         new = {}

@@ -790,13 +790,11 @@ class Swap5(Game):
         state["out"] = sorted(pool)
 
     def _copy(self, state: dict) -> dict:
-        """A copy for apply and scramble_hidden that shares what they do not change in place:
-        a new log (Game.log appends to it); _apply and _scramble give the hands, the played
-        cards and the final lap new containers when they change them (copy on write), and
-        the rest is immutable (board, strings) or only ever replaced whole."""
-        new = dict(state)
-        new["log"] = list(state["log"])
-        return new
+        """A copy for apply and scramble_hidden that shares every value: _apply and _scramble
+        give the hands, the played cards and the final lap new containers when they change
+        them (copy on write), Game.log replaces the log, and the rest is immutable (board,
+        strings) or only ever replaced whole."""
+        return dict(state)
 
 
 _KIND_JA = {"swap": "スワップ", "move": "移動"}

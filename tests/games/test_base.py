@@ -8,7 +8,7 @@ import pytest
 
 from companion import games
 from companion.games import Game, IllegalAction
-from companion.games.base import _same_types
+from companion.games.base import LOG_KEEP, _same_types
 
 
 class Toy(Game):
@@ -120,6 +120,33 @@ def test_a_random_playout_does_not_check_the_actions_it_takes_from_the_list(monk
     monkeypatch.setattr(game, "check", refuse)
     state, again = random_playout(game, 2, 7)
     assert game.dump(state) == game.dump(expected) and again == actions
+
+
+def test_an_unlogged_state_plays_on_without_wording_and_cannot_be_shown_or_saved():
+    game = games.get("lion-square")
+    state = game.setup(3, 5)
+    searched = game.unlogged(state)
+    assert state["log"] and searched["log"] is None and game.keeps_log(state) and not game.keeps_log(searched)
+    seat = game.to_act(searched)[0]
+    action = game.legal_actions(searched, seat)[0]
+    after = game.apply(searched, seat, action)
+    assert after["log"] is None
+    assert {**after, "log": None} == {**game.apply(state, seat, action), "log": None}
+    with pytest.raises(ValueError, match="search state .* cannot be viewed"):
+        game.view(after, seat)
+    with pytest.raises(ValueError, match="search state .* cannot be saved"):
+        game.dump(after)
+    assert state["log"] == game.setup(3, 5)["log"], "unlogged() changed the state it copied"
+
+
+def test_the_log_keeps_its_newest_entries_and_is_replaced_not_changed_in_place():
+    game = Toy()
+    state = game.setup(1, 1)
+    before = state["log"]
+    for number in range(LOG_KEEP + 5):
+        game.log(state, f"event {number}", f"出来事 {number}")
+    assert before == [] and len(state["log"]) == LOG_KEEP
+    assert [entry["text"]["en"] for entry in state["log"][:1] + state["log"][-1:]] == ["event 5", f"event {LOG_KEEP + 4}"]
 
 
 def test_fields_written_as_a_string_are_refused_when_the_game_is_defined():
