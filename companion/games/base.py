@@ -12,6 +12,9 @@ Every state carries the keys this module owns::
     version  grows by one per applied action rng      the hidden random state (see rng.py)
     log      recent events (see Game.log)    result   None while playing, then the result
 
+(``log`` is None in a search state, see :meth:`Game.unlogged`: nobody reads the moves a
+search plays, so they are not worded.)
+
 An engine subclasses :class:`Game` and writes the underscored hooks. The public
 methods wrap them with the checks every game needs (whose turn, is the action well
 formed, is it legal), so no engine can forget one.
