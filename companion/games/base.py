@@ -268,6 +268,14 @@ class Game:
             return []
         return self._legal_actions(state, seat)
 
+    def listed_actions(self, state: dict, seat: int) -> list[dict]:
+        """:meth:`legal_actions` for a ``seat`` taken from :meth:`to_act` of this very state:
+        the same list, without checking the seat and asking ``to_act`` again, which such a
+        seat passes by construction. Playouts and searches ask thousands of times (the
+        checks were an eighth of a playout); a seat from anywhere else goes through
+        :meth:`legal_actions`."""
+        return self._legal_actions(state, seat)
+
     def check(self, state: dict, seat: int, action: Any) -> None:
         """Raise IllegalAction, saying why, unless ``action`` is one of ``legal_actions``.
 

@@ -103,21 +103,23 @@ def test_apply_listed_gives_the_state_apply_gives_for_every_listed_action(game_i
                 break
             seat = chooser.choice(game.to_act(state))
             legal = game.legal_actions(state, seat)
+            assert game.listed_actions(state, seat) == legal
             for action in legal:
                 assert game.dump(game.apply_listed(state, seat, action)) == game.dump(game.apply(state, seat, action))
             state = game.apply(state, seat, chooser.choice(legal))
 
 
-def test_a_random_playout_does_not_check_the_actions_it_takes_from_the_list(monkeypatch):
+def test_a_random_playout_does_not_check_the_actions_it_takes_from_the_list_nor_the_seats(monkeypatch):
     from companion.simulate import random_playout
 
     game = games.get("swap5")
     expected, actions = random_playout(game, 2, 7)
 
     def refuse(*args):
-        raise AssertionError("a listed action was checked again")
+        raise AssertionError("a listed action or a seat from to_act was checked again")
 
     monkeypatch.setattr(game, "check", refuse)
+    monkeypatch.setattr(game, "legal_actions", refuse)
     state, again = random_playout(game, 2, 7)
     assert game.dump(state) == game.dump(expected) and again == actions
 
