@@ -268,7 +268,8 @@ class MeowOracle(Game):
             card = pile.pop(rng.randbelow(len(pile)))  # a blind pick: nobody knows which is which
             cell = None
         revealed = state["revealed"] = [*state["revealed"], card]
-        self.log(state, *_reveal_words(seat, card, cell))
+        if self.keeps_log(state):
+            self.log(state, *_reveal_words(seat, card, cell))
         if len(revealed) == self._reveal_count(state, seat):
             state["step"] = "give"
             state["owed"] = self._recipients(state, seat)
@@ -290,7 +291,8 @@ class MeowOracle(Game):
         revealed.remove(card)
         owed.remove(to)
         _own(state, "to_place", to).append(card)
-        self.log(state, *_hand_over_words(state["turn"], card, to))
+        if self.keeps_log(state):
+            self.log(state, *_hand_over_words(state["turn"], card, to))
 
     def _place(self, state: dict, seat: int, card: str, cell: int, rng: Rng) -> None:
         to_place = _own(state, "to_place", seat)
@@ -300,7 +302,8 @@ class MeowOracle(Game):
             _own(state, "down", seat)[cell] = None
             _own(state, "aside", seat).append(covered)
         _own(state, "up", seat)[cell] = card
-        self.log(state, *_place_words(seat, card, cell, bool(covered)))
+        if self.keeps_log(state):
+            self.log(state, *_place_words(seat, card, cell, bool(covered)))
         if not to_place and not any(state["to_place"]):
             self._end_turn(state, rng)
 
@@ -321,14 +324,16 @@ class MeowOracle(Game):
         wins = _own(state, "wins")
         for seat in range(players):
             wins[seat] += won[seat]
-            p = points[seat]
-            self.log(
-                state,
-                f"Round {state['round']}: {seat_ref(seat)} scores {p['total']} "
-                f"(run {p['run']}, lines {p['lines']}) and takes {won[seat]} win(s)",
-                f"第{state['round']}ラウンド: {seat_ref(seat)}は{p['total']}点"
-                f"（並び{p['run']}点、ライン{p['lines']}点）で{won[seat]}勝",
-            )
+        if self.keeps_log(state):
+            for seat in range(players):
+                p = points[seat]
+                self.log(
+                    state,
+                    f"Round {state['round']}: {seat_ref(seat)} scores {p['total']} "
+                    f"(run {p['run']}, lines {p['lines']}) and takes {won[seat]} win(s)",
+                    f"第{state['round']}ラウンド: {seat_ref(seat)}は{p['total']}点"
+                    f"（並び{p['run']}点、ライン{p['lines']}点）で{won[seat]}勝",
+                )
         state["history"] = [
             *state["history"],
             {
@@ -344,18 +349,20 @@ class MeowOracle(Game):
             return
         start = next_start_player(totals, state["start"])
         self._start_round(state, rng, state["round"] + 1, start)
-        self.log(
-            state,
-            f"Round {state['round']} begins: {seat_ref(start)}, with the lowest total, starts",
-            f"第{state['round']}ラウンド開始: 合計点がもっとも低い{seat_ref(start)}がスタートプレイヤー",
-        )
+        if self.keeps_log(state):
+            self.log(
+                state,
+                f"Round {state['round']} begins: {seat_ref(start)}, with the lowest total, starts",
+                f"第{state['round']}ラウンド開始: 合計点がもっとも低い{seat_ref(start)}がスタートプレイヤー",
+            )
 
     def _end_game(self, state: dict, last_totals: list[int]) -> None:
         wins = state["wins"]
         winners = game_winners(wins, last_totals)
-        names = ", ".join(seat_ref(seat) for seat in winners)
         most = wins[winners[0]]
-        self.log(state, f"Game over: {names} won with {most} wins", f"ゲーム終了: 勝者は{names}（{most}勝）")
+        if self.keeps_log(state):
+            names = ", ".join(seat_ref(seat) for seat in winners)
+            self.log(state, f"Game over: {names} won with {most} wins", f"ゲーム終了: 勝者は{names}（{most}勝）")
         en, ja = _summary(winners, wins, last_totals)
         self.finish(
             state,
