@@ -13,7 +13,8 @@ engine scores its card ids with the same core (:func:`_score`), without building
 from __future__ import annotations
 
 from functools import cache
-from itertools import compress
+from itertools import chain, compress
+from operator import not_
 from typing import Any
 
 from .base import Game, Words, seat_list, seat_ref
@@ -85,7 +86,10 @@ def _score(numbers: list[int], colour_bits: list[int]) -> dict:
     while length < CELLS and numbers[SNAKE[length]] >= numbers[SNAKE[length - 1]]:
         length += 1
     run = RUN_BONUS.get(length, length)
-    lines = POINTS_PER_LINE * sum(1 for a, b, c in LINES if colour_bits[a] & colour_bits[b] & colour_bits[c])
+    lines = 0
+    for a, b, c in LINES:  # a plain loop: the engine scores every area at every round end
+        if colour_bits[a] & colour_bits[b] & colour_bits[c]:
+            lines += POINTS_PER_LINE
     return {"run": run, "lines": lines, "total": run + lines}
 
 
@@ -237,11 +241,11 @@ class MeowOracle(Game):
         if step == "give":
             receivers = dict.fromkeys(state["owed"])  # each owed seat once, in order
             return [{"type": "give", "card": card, "to": to} for card in state["revealed"] for to in receivers]
-        free = [row_column for card, row_column in zip(state["up"][seat], ROW_COLUMN) if card is None]
+        up = state["up"][seat]
         return [
             {"type": "place", "card": card, "cell": [row, column]}
             for card in state["to_place"][seat]
-            for row, column in free
+            for row, column in compress(ROW_COLUMN, map(not_, up))  # the cells without a face-up card
         ]
 
     # ------------------------------------------------------------------ playing
@@ -268,7 +272,8 @@ class MeowOracle(Game):
             card = pile.pop(rng.randbelow(len(pile)))  # a blind pick: nobody knows which is which
             cell = None
         revealed = state["revealed"] = [*state["revealed"], card]
-        self.log(state, *_reveal_words(seat, card, cell))
+        if self.keeps_log(state):
+            self.log(state, *_reveal_words(seat, card, cell))
         if len(revealed) == self._reveal_count(state, seat):
             state["step"] = "give"
             state["owed"] = self._recipients(state, seat)
@@ -276,21 +281,23 @@ class MeowOracle(Game):
     def _give(self, state: dict, card: str, to: int) -> None:
         revealed = _own(state, "revealed")
         owed = _own(state, "owed")
-        self._hand_over(state, revealed, owed, card, to)
+        to_place = _own(state, "to_place")
+        self._hand_over(state, revealed, owed, to_place, card, to)
         if owed and owed.count(owed[0]) == len(owed):
             # Only one player is still owed cards: the rest can only go to them.
             for card in revealed[:]:
-                self._hand_over(state, revealed, owed, card, owed[0])
+                self._hand_over(state, revealed, owed, to_place, card, owed[0])
         if not revealed:
             state["step"] = "place"
 
-    def _hand_over(self, state: dict, revealed: list, owed: list, card: str, to: int) -> None:
-        """Hand ``card`` from ``revealed`` to ``to``, who is owed it: both lists are this
-        state's own (see :func:`_own`)."""
+    def _hand_over(self, state: dict, revealed: list, owed: list, to_place: list, card: str, to: int) -> None:
+        """Hand ``card`` from ``revealed`` to ``to``, who is owed it: the three lists are
+        this state's own (see :func:`_own`), the hands in ``to_place`` still shared."""
         revealed.remove(card)
         owed.remove(to)
-        _own(state, "to_place", to).append(card)
-        self.log(state, *_hand_over_words(state["turn"], card, to))
+        to_place[to] = [*to_place[to], card]
+        if self.keeps_log(state):
+            self.log(state, *_hand_over_words(state["turn"], card, to))
 
     def _place(self, state: dict, seat: int, card: str, cell: int, rng: Rng) -> None:
         to_place = _own(state, "to_place", seat)
@@ -300,17 +307,18 @@ class MeowOracle(Game):
             _own(state, "down", seat)[cell] = None
             _own(state, "aside", seat).append(covered)
         _own(state, "up", seat)[cell] = card
-        self.log(state, *_place_words(seat, card, cell, bool(covered)))
+        if self.keeps_log(state):
+            self.log(state, *_place_words(seat, card, cell, bool(covered)))
         if not to_place and not any(state["to_place"]):
             self._end_turn(state, rng)
 
     def _end_turn(self, state: dict, rng: Rng) -> None:
         _own(state, "turns")[state["turn"]] += 1
-        if all(None not in area for area in state["up"]):
-            self._end_round(state, rng)
-        else:
+        if None in chain.from_iterable(state["up"]):
             state["turn"] = (state["turn"] + 1) % state["players"]
             state["step"] = "reveal"
+        else:
+            self._end_round(state, rng)
 
     def _end_round(self, state: dict, rng: Rng) -> None:
         """Score every area, give the wins, then start round 2 or end the game."""
@@ -321,14 +329,16 @@ class MeowOracle(Game):
         wins = _own(state, "wins")
         for seat in range(players):
             wins[seat] += won[seat]
-            p = points[seat]
-            self.log(
-                state,
-                f"Round {state['round']}: {seat_ref(seat)} scores {p['total']} "
-                f"(run {p['run']}, lines {p['lines']}) and takes {won[seat]} win(s)",
-                f"第{state['round']}ラウンド: {seat_ref(seat)}は{p['total']}点"
-                f"（並び{p['run']}点、ライン{p['lines']}点）で{won[seat]}勝",
-            )
+        if self.keeps_log(state):
+            for seat in range(players):
+                p = points[seat]
+                self.log(
+                    state,
+                    f"Round {state['round']}: {seat_ref(seat)} scores {p['total']} "
+                    f"(run {p['run']}, lines {p['lines']}) and takes {won[seat]} win(s)",
+                    f"第{state['round']}ラウンド: {seat_ref(seat)}は{p['total']}点"
+                    f"（並び{p['run']}点、ライン{p['lines']}点）で{won[seat]}勝",
+                )
         state["history"] = [
             *state["history"],
             {
@@ -344,18 +354,20 @@ class MeowOracle(Game):
             return
         start = next_start_player(totals, state["start"])
         self._start_round(state, rng, state["round"] + 1, start)
-        self.log(
-            state,
-            f"Round {state['round']} begins: {seat_ref(start)}, with the lowest total, starts",
-            f"第{state['round']}ラウンド開始: 合計点がもっとも低い{seat_ref(start)}がスタートプレイヤー",
-        )
+        if self.keeps_log(state):
+            self.log(
+                state,
+                f"Round {state['round']} begins: {seat_ref(start)}, with the lowest total, starts",
+                f"第{state['round']}ラウンド開始: 合計点がもっとも低い{seat_ref(start)}がスタートプレイヤー",
+            )
 
     def _end_game(self, state: dict, last_totals: list[int]) -> None:
         wins = state["wins"]
         winners = game_winners(wins, last_totals)
-        names = ", ".join(seat_ref(seat) for seat in winners)
         most = wins[winners[0]]
-        self.log(state, f"Game over: {names} won with {most} wins", f"ゲーム終了: 勝者は{names}（{most}勝）")
+        if self.keeps_log(state):
+            names = ", ".join(seat_ref(seat) for seat in winners)
+            self.log(state, f"Game over: {names} won with {most} wins", f"ゲーム終了: 勝者は{names}（{most}勝）")
         en, ja = _summary(winners, wins, last_totals)
         self.finish(
             state,
@@ -598,7 +610,7 @@ def _place_words(seat: int, card: str, cell: int, covered: bool) -> Words:
 
 def _area_points(area: list) -> dict:
     """:func:`score_area` of a finished area given as its nine face-up card ids."""
-    return _score([CARD_NUMBER[card] for card in area], [CARD_COLOUR_BITS[card] for card in area])
+    return _score(list(map(CARD_NUMBER.__getitem__, area)), list(map(CARD_COLOUR_BITS.__getitem__, area)))
 
 
 def _grid(area: list) -> list[list[dict]]:

@@ -11,6 +11,7 @@ import re
 import pytest
 
 from companion.games import IllegalAction
+from companion.simulate import random_playout
 from companion.games.meow_oracle import (
     CARD_EN,
     CARD_JA,
@@ -758,3 +759,19 @@ def test_a_reveal_copies_only_what_it_changes_and_leaves_the_old_state_as_it_was
     for unchanged in ("up", "aside", "to_place", "unused", "wins", "history", "turns"):
         assert new[unchanged] is state[unchanged], f"{unchanged} was copied though the reveal did not change it"
     assert new["down"][1] is state["down"][1] and new["down"][0] is not state["down"][0]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_an_unlogged_game_words_nothing(players, monkeypatch):
+    """A search state (Game.unlogged) plays without a log: no move, round or ending is
+    worded at all, since nobody reads it (the contract test checks it plays the same)."""
+
+    def must_not_word(*args, **kwargs):
+        raise AssertionError("an unlogged game worded a log line")
+
+    for wording in ("_reveal_words", "_hand_over_words", "_place_words"):
+        monkeypatch.setattr(f"companion.games.meow_oracle.{wording}", must_not_word)
+    monkeypatch.setattr(type(GAME), "log", must_not_word)
+    for seed in range(5):
+        state, _ = random_playout(GAME, players, seed, logged=False)
+        assert state["result"] is not None and state["log"] is None
