@@ -490,7 +490,8 @@ class Swap5(Game):
         state["board"] = after
         move = self._describe_move(state, seat, action, before, after)
         state["last_move"] = move
-        self._log_move(state, seat, action, before, move)
+        if self.keeps_log(state):  # a search state words nothing (Game.unlogged)
+            self._log_move(state, seat, action, before, move)
 
         players = state["players"]
         final_lap = state["final_lap"]
@@ -509,12 +510,13 @@ class Swap5(Game):
             remaining = self._order_from(state, self._next_seat(state, seat))[: players - 1]
             state["final_lap"] = {"trigger": seat, "remaining": remaining}
             state["turn"] = remaining[0]
-            self.log(
-                state,
-                f"{seat_ref(seat)} played their last trump card: every other player takes one more turn, "
-                f"then the game ends.",
-                f"{seat_ref(seat)} がトランプカードを使い切りました。ほかのプレイヤーがあと1回ずつ手番を行って終了します。",
-            )
+            if self.keeps_log(state):
+                self.log(
+                    state,
+                    f"{seat_ref(seat)} played their last trump card: every other player takes one more turn, "
+                    f"then the game ends.",
+                    f"{seat_ref(seat)} がトランプカードを使い切りました。ほかのプレイヤーがあと1回ずつ手番を行って終了します。",
+                )
         else:
             state["turn"] = self._next_seat(state, seat)
 
@@ -547,6 +549,8 @@ class Swap5(Game):
                 "summary": {"en": en, "ja": ja},
             },
         )
+        if not self.keeps_log(state):  # a search state words nothing (Game.unlogged)
+            return
         why = (
             (f"{seat_ref(winner)} reached {best} points", f"{seat_ref(winner)} が{best}点に達しました")
             if ending == "five-points"
