@@ -20,8 +20,8 @@ without touching this file. The default fair layout lives there too.
 from __future__ import annotations
 
 import functools
+import itertools
 import json
-import operator
 import re
 from collections import Counter
 from pathlib import Path
@@ -146,14 +146,64 @@ def _lines() -> tuple[tuple[int, ...], ...]:
 
 LINES = _lines()
 
-# Scoring reads every line at once: the cells of all lines laid end to end, with the
-# index SIZE * SIZE (one past the board, where _runs puts a separator) between lines, so
-# one regular expression over one string finds every run. Speed matters: bots and the
-# random playouts score the board after every move.
-_SEPARATOR = SIZE * SIZE
-_ALL_LINES = tuple(index for line in LINES for index in (*line, _SEPARATOR))
-_READ_ALL_LINES = operator.itemgetter(*_ALL_LINES)
+# Scoring reads the board line by line: each line is a slice of the board string, and a
+# table made at import gives the runs of every text a line can hold. Speed matters: bots
+# and the random playouts score the board after every move.
 _RUN = re.compile("([%s])\\1{%d,}" % (COLOURS, SHORTEST_SCORING_RUN - 1))
+
+
+def _line_slice(line: tuple[int, ...]) -> slice:
+    """A line's cells as a slice of the board string (every line is evenly spaced)."""
+    step = line[1] - line[0]
+    if any(later - earlier != step for earlier, later in zip(line, line[1:])):
+        raise ValueError(f"line {line} is not evenly spaced")
+    return slice(line[0], line[-1] + 1, step)
+
+
+def _line_runs() -> dict[str, tuple[tuple[str, int, int], ...]]:
+    """The scoring runs of every text a line can hold that has any, as ``(colour, start,
+    end)`` inside the line's text; a text without a scoring run is not listed."""
+    table = {}
+    for length in {len(line) for line in LINES}:
+        for pieces in itertools.product(COLOURS + EMPTY, repeat=length):
+            text = "".join(pieces)
+            runs = tuple(
+                (match.group(1), match.start(), match.end())
+                for match in _RUN.finditer(text)
+                if RUN_POINTS.get(match.end() - match.start(), 0)
+            )
+            if runs:
+                table[text] = runs
+    return table
+
+
+_LINE_RUNS = _line_runs()
+_LINE_SLICES = tuple((_line_slice(line), line) for line in LINES)
+"""Every line as (its slice of the board string, its cells)."""
+
+
+def _lines_through_steps() -> dict[tuple[str, str], tuple[slice, ...]]:
+    """For each step a swap or move can take (from, to), on either side of the board, the
+    lines through either cell as slices: the only lines whose runs the step can change."""
+    through = [[_line_slice(line) for line in LINES if index in line] for index in range(SIZE * SIZE)]
+    steps = {}
+    for index, neighbours in enumerate(NEIGHBOURS["back"]):  # the back's steps include the front's
+        for other in neighbours:
+            lines = through[index] + [line for line in through[other] if line not in through[index]]
+            steps[CELLS[index], CELLS[other]] = tuple(lines)
+    return steps
+
+
+_LINES_THROUGH_STEP = _lines_through_steps()
+
+
+def _same_runs(before: str, after: str, lines: tuple[slice, ...]) -> bool:
+    """Whether ``before`` and ``after`` have the same runs on ``lines``."""
+    runs_of = _LINE_RUNS.get
+    for line in lines:
+        if runs_of(before[line]) != runs_of(after[line]):
+            return False
+    return True
 
 
 def _trump_cards() -> dict[str, tuple[int, ...]]:
@@ -187,13 +237,12 @@ TRUMP_CARDS = _trump_cards()
 def _runs(board: str) -> tuple[tuple[str, tuple[int, ...]], ...]:
     """Every maximal straight run of one colour that scores, as ``(colour, cells)``.
 
-    Cached: each board is scored as the result of one move and again as the start of
-    the next, and by every view of it."""
-    text = "".join(_READ_ALL_LINES(board + "|"))
+    Cached: a board is scored as the result of one move and again as the start of the
+    next, and by every view of it."""
     return tuple(
-        (match.group(1), _ALL_LINES[match.start() : match.end()])
-        for match in _RUN.finditer(text)
-        if RUN_POINTS.get(match.end() - match.start(), 0)
+        (colour, cells[start:end])
+        for line, cells in _LINE_SLICES
+        for colour, start, end in _LINE_RUNS.get(board[line], ())
     )
 
 
@@ -595,9 +644,13 @@ class Swap5(Game):
         {"colour", "cells", "points"}.
         """
         players = state["players"]
-        runs_before, runs_after = _runs(before), _runs(after)
         changes = []
-        if runs_before == runs_after:  # the usual move: no run made or broken
+        # The usual move makes or breaks no run. A swap or move changes two cells, so only
+        # the lines through them need reading to see that (a trump card changes them all).
+        if action["type"] != "trump" and _same_runs(before, after, _LINES_THROUGH_STEP[action["from"], action["to"]]):
+            return {"seat": seat, **action, "changes": changes}
+        runs_before, runs_after = _runs(before), _runs(after)
+        if runs_before == runs_after:
             return {"seat": seat, **action, "changes": changes}
         made = [run for run in runs_after if run not in runs_before]
         broken = [run for run in runs_before if run not in runs_after]
