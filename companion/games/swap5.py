@@ -377,6 +377,18 @@ def _cards_words(cards) -> Words:
     return joined, "と".join(f"「{ja}」" for _, ja in names)
 
 
+@functools.cache
+def _welcome_words(colours: tuple[str, ...], cards: tuple[str, ...]) -> Words:
+    """A seat's own first log line: its colours and trump cards. Cached: there are a few
+    hundred, and every game's setup words one per seat."""
+    colours_en, colours_ja = _colour_words(colours)
+    cards_en, cards_ja = _cards_words(cards)
+    return (
+        f"New game. You play {colours_en}; your trump cards: {cards_en}.",
+        f"新しいゲーム。あなたの色は{colours_ja}、トランプカードは{cards_ja}。",
+    )
+
+
 _ALL_SWAPS = tuple(
     ", ".join(f"{first} <-> {second}" for kind, first, second in (card.split("-") for card in TRUMP_CARDS) if kind == wanted)
     for wanted in ("row", "col")
@@ -489,15 +501,7 @@ class Swap5(Game):
             f"{seat_ref(START_SEAT)} starts.",
             f"新しいゲーム: ボード{'表' if options['board'] == 'front' else '裏'}、{_LAYOUT_JA[options['layout']]}、"
             f"{'時計回り' if options['direction'] == 'clockwise' else '反時計回り'}。{seat_ref(START_SEAT)} から。",
-            private={
-                s: (
-                    f"New game. You play {_colour_words(OWNED_COLOURS[players][s])[0]}; "
-                    f"your trump cards: {_cards_words(hands[str(s)])[0]}.",
-                    f"新しいゲーム。あなたの色は{_colour_words(OWNED_COLOURS[players][s])[1]}、"
-                    f"トランプカードは{_cards_words(hands[str(s)])[1]}。",
-                )
-                for s in range(players)
-            },
+            private={s: _welcome_words(OWNED_COLOURS[players][s], tuple(hands[str(s)])) for s in range(players)},
         )
 
     # ------------------------------------------------------------------ turns
