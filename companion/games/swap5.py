@@ -54,6 +54,11 @@ OWNED_COLOURS = {
     2: (("R", "Y"), ("G", "B")),
 }
 """Colours owned by each seat, per player count."""
+_OWNER = {
+    players: {colour: seat for seat, owned in enumerate(seats) for colour in owned}
+    for players, seats in OWNED_COLOURS.items()
+}
+"""The seat owning each colour, per player count."""
 
 START_SEAT = 0
 """The start player. The book lets the players choose (who slipped last, the last winner
@@ -253,11 +258,13 @@ def _colour_scores(runs: tuple[tuple[str, tuple[int, ...]], ...]) -> dict[str, i
     return scores
 
 
-@functools.lru_cache(maxsize=1024)
 def _seat_scores(board: str, players: int) -> tuple[int, ...]:
     """Each seat's score on ``board``: the sum of its colours' scores."""
-    by_colour = _colour_scores(_runs(board))
-    return tuple(sum(by_colour[c] for c in owned) for owned in OWNED_COLOURS[players])
+    scores = [0] * players
+    owner = _OWNER[players]
+    for colour, cells in _runs(board):
+        scores[owner[colour]] += RUN_POINTS[len(cells)]
+    return tuple(scores)
 
 
 def score_board(rows) -> dict[str, int]:
