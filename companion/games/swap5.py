@@ -190,7 +190,7 @@ _LINE_SLICES = tuple((_line_slice(line), line) for line in LINES)
 def _lines_through_steps() -> dict[tuple[str, str], tuple[slice, ...]]:
     """For each step a swap or move can take (from, to), on either side of the board, the
     lines through either cell as slices: the only lines whose runs the step can change."""
-    through = [[_line_slice(line) for line in LINES if index in line] for index in range(SIZE * SIZE)]
+    through = [[line for line, cells in _LINE_SLICES if index in cells] for index in range(SIZE * SIZE)]
     steps = {}
     for index, neighbours in enumerate(NEIGHBOURS["back"]):  # the back's steps include the front's
         for other in neighbours:
@@ -242,8 +242,8 @@ TRUMP_CARDS = _trump_cards()
 def _runs(board: str) -> tuple[tuple[str, tuple[int, ...]], ...]:
     """Every maximal straight run of one colour that scores, as ``(colour, cells)``.
 
-    Cached: a board is scored as the result of one move and again as the start of the
-    next, and by every view of it."""
+    Cached: the board of a move that made or broke a run is scored again as the start
+    of the next such move, and by every view of it."""
     return tuple(
         (colour, cells[start:end])
         for line, cells in _LINE_SLICES
@@ -658,10 +658,11 @@ class Swap5(Game):
         changes = []
         # The usual move makes or breaks no run. A swap or move changes two cells, so only
         # the lines through them need reading to see that (a trump card changes them all).
-        if action["type"] != "trump" and _same_runs(before, after, _LINES_THROUGH_STEP[action["from"], action["to"]]):
-            return {"seat": seat, **action, "changes": changes}
+        if action["type"] != "trump":
+            if _same_runs(before, after, _LINES_THROUGH_STEP[action["from"], action["to"]]):
+                return {"seat": seat, **action, "changes": changes}
         runs_before, runs_after = _runs(before), _runs(after)
-        if runs_before == runs_after:
+        if runs_before == runs_after:  # a trump card that left every run as it was
             return {"seat": seat, **action, "changes": changes}
         made = [run for run in runs_after if run not in runs_before]
         broken = [run for run in runs_before if run not in runs_after]
