@@ -20,8 +20,8 @@ without touching this file. The default fair layout lives there too.
 from __future__ import annotations
 
 import functools
+import itertools
 import json
-import operator
 import re
 from collections import Counter
 from pathlib import Path
@@ -54,6 +54,11 @@ OWNED_COLOURS = {
     2: (("R", "Y"), ("G", "B")),
 }
 """Colours owned by each seat, per player count."""
+_OWNER = {
+    players: {colour: seat for seat, owned in enumerate(seats) for colour in owned}
+    for players, seats in OWNED_COLOURS.items()
+}
+"""The seat owning each colour, per player count."""
 
 START_SEAT = 0
 """The start player. The book lets the players choose (who slipped last, the last winner
@@ -146,14 +151,64 @@ def _lines() -> tuple[tuple[int, ...], ...]:
 
 LINES = _lines()
 
-# Scoring reads every line at once: the cells of all lines laid end to end, with the
-# index SIZE * SIZE (one past the board, where _runs puts a separator) between lines, so
-# one regular expression over one string finds every run. Speed matters: bots and the
-# random playouts score the board after every move.
-_SEPARATOR = SIZE * SIZE
-_ALL_LINES = tuple(index for line in LINES for index in (*line, _SEPARATOR))
-_READ_ALL_LINES = operator.itemgetter(*_ALL_LINES)
+# Scoring reads the board line by line: each line is a slice of the board string, and a
+# table made at import gives the runs of every text a line can hold. Speed matters: bots
+# and the random playouts score the board after every move.
 _RUN = re.compile("([%s])\\1{%d,}" % (COLOURS, SHORTEST_SCORING_RUN - 1))
+
+
+def _line_slice(line: tuple[int, ...]) -> slice:
+    """A line's cells as a slice of the board string (every line is evenly spaced)."""
+    step = line[1] - line[0]
+    if any(later - earlier != step for earlier, later in zip(line, line[1:])):
+        raise ValueError(f"line {line} is not evenly spaced")
+    return slice(line[0], line[-1] + 1, step)
+
+
+def _line_runs() -> dict[str, tuple[tuple[str, int, int], ...]]:
+    """The scoring runs of every text a line can hold that has any, as ``(colour, start,
+    end)`` inside the line's text; a text without a scoring run is not listed."""
+    table = {}
+    for length in {len(line) for line in LINES}:
+        for pieces in itertools.product(COLOURS + EMPTY, repeat=length):
+            text = "".join(pieces)
+            runs = tuple(
+                (match.group(1), match.start(), match.end())
+                for match in _RUN.finditer(text)
+                if RUN_POINTS.get(match.end() - match.start(), 0)
+            )
+            if runs:
+                table[text] = runs
+    return table
+
+
+_LINE_RUNS = _line_runs()
+_LINE_SLICES = tuple((_line_slice(line), line) for line in LINES)
+"""Every line as (its slice of the board string, its cells)."""
+
+
+def _lines_through_steps() -> dict[tuple[str, str], tuple[slice, ...]]:
+    """For each step a swap or move can take (from, to), on either side of the board, the
+    lines through either cell as slices: the only lines whose runs the step can change."""
+    through = [[line for line, cells in _LINE_SLICES if index in cells] for index in range(SIZE * SIZE)]
+    steps = {}
+    for index, neighbours in enumerate(NEIGHBOURS["back"]):  # the back's steps include the front's
+        for other in neighbours:
+            lines = through[index] + [line for line in through[other] if line not in through[index]]
+            steps[CELLS[index], CELLS[other]] = tuple(lines)
+    return steps
+
+
+_LINES_THROUGH_STEP = _lines_through_steps()
+
+
+def _same_runs(before: str, after: str, lines: tuple[slice, ...]) -> bool:
+    """Whether ``before`` and ``after`` have the same runs on ``lines``."""
+    runs_of = _LINE_RUNS.get
+    for line in lines:
+        if runs_of(before[line]) != runs_of(after[line]):
+            return False
+    return True
 
 
 def _trump_cards() -> dict[str, tuple[int, ...]]:
@@ -187,13 +242,12 @@ TRUMP_CARDS = _trump_cards()
 def _runs(board: str) -> tuple[tuple[str, tuple[int, ...]], ...]:
     """Every maximal straight run of one colour that scores, as ``(colour, cells)``.
 
-    Cached: each board is scored as the result of one move and again as the start of
-    the next, and by every view of it."""
-    text = "".join(_READ_ALL_LINES(board + "|"))
+    Cached: the board of a move that made or broke a run is scored again as the start
+    of the next such move, and by every view of it."""
     return tuple(
-        (match.group(1), _ALL_LINES[match.start() : match.end()])
-        for match in _RUN.finditer(text)
-        if RUN_POINTS.get(match.end() - match.start(), 0)
+        (colour, cells[start:end])
+        for line, cells in _LINE_SLICES
+        for colour, start, end in _LINE_RUNS.get(board[line], ())
     )
 
 
@@ -204,11 +258,13 @@ def _colour_scores(runs: tuple[tuple[str, tuple[int, ...]], ...]) -> dict[str, i
     return scores
 
 
-@functools.lru_cache(maxsize=1024)
 def _seat_scores(board: str, players: int) -> tuple[int, ...]:
     """Each seat's score on ``board``: the sum of its colours' scores."""
-    by_colour = _colour_scores(_runs(board))
-    return tuple(sum(by_colour[c] for c in owned) for owned in OWNED_COLOURS[players])
+    scores = [0] * players
+    owner = _OWNER[players]
+    for colour, cells in _runs(board):
+        scores[owner[colour]] += RUN_POINTS[len(cells)]
+    return tuple(scores)
 
 
 def score_board(rows) -> dict[str, int]:
@@ -328,6 +384,18 @@ def _cards_words(cards) -> Words:
     return joined, "と".join(f"「{ja}」" for _, ja in names)
 
 
+@functools.cache
+def _welcome_words(colours: tuple[str, ...], cards: tuple[str, ...]) -> Words:
+    """A seat's own first log line: its colours and trump cards. Cached: there are a few
+    hundred, and every game's setup words one per seat."""
+    colours_en, colours_ja = _colour_words(colours)
+    cards_en, cards_ja = _cards_words(cards)
+    return (
+        f"New game. You play {colours_en}; your trump cards: {cards_en}.",
+        f"新しいゲーム。あなたの色は{colours_ja}、トランプカードは{cards_ja}。",
+    )
+
+
 _ALL_SWAPS = tuple(
     ", ".join(f"{first} <-> {second}" for kind, first, second in (card.split("-") for card in TRUMP_CARDS) if kind == wanted)
     for wanted in ("row", "col")
@@ -440,15 +508,7 @@ class Swap5(Game):
             f"{seat_ref(START_SEAT)} starts.",
             f"新しいゲーム: ボード{'表' if options['board'] == 'front' else '裏'}、{_LAYOUT_JA[options['layout']]}、"
             f"{'時計回り' if options['direction'] == 'clockwise' else '反時計回り'}。{seat_ref(START_SEAT)} から。",
-            private={
-                s: (
-                    f"New game. You play {_colour_words(OWNED_COLOURS[players][s])[0]}; "
-                    f"your trump cards: {_cards_words(hands[str(s)])[0]}.",
-                    f"新しいゲーム。あなたの色は{_colour_words(OWNED_COLOURS[players][s])[1]}、"
-                    f"トランプカードは{_cards_words(hands[str(s)])[1]}。",
-                )
-                for s in range(players)
-            },
+            private={s: _welcome_words(OWNED_COLOURS[players][s], tuple(hands[str(s)])) for s in range(players)},
         )
 
     # ------------------------------------------------------------------ turns
@@ -490,7 +550,8 @@ class Swap5(Game):
         state["board"] = after
         move = self._describe_move(state, seat, action, before, after)
         state["last_move"] = move
-        self._log_move(state, seat, action, before, move)
+        if self.keeps_log(state):  # a search state words nothing (Game.unlogged)
+            self._log_move(state, seat, action, before, move)
 
         players = state["players"]
         final_lap = state["final_lap"]
@@ -509,12 +570,13 @@ class Swap5(Game):
             remaining = self._order_from(state, self._next_seat(state, seat))[: players - 1]
             state["final_lap"] = {"trigger": seat, "remaining": remaining}
             state["turn"] = remaining[0]
-            self.log(
-                state,
-                f"{seat_ref(seat)} played their last trump card: every other player takes one more turn, "
-                f"then the game ends.",
-                f"{seat_ref(seat)} がトランプカードを使い切りました。ほかのプレイヤーがあと1回ずつ手番を行って終了します。",
-            )
+            if self.keeps_log(state):
+                self.log(
+                    state,
+                    f"{seat_ref(seat)} played their last trump card: every other player takes one more turn, "
+                    f"then the game ends.",
+                    f"{seat_ref(seat)} がトランプカードを使い切りました。ほかのプレイヤーがあと1回ずつ手番を行って終了します。",
+                )
         else:
             state["turn"] = self._next_seat(state, seat)
 
@@ -547,6 +609,8 @@ class Swap5(Game):
                 "summary": {"en": en, "ja": ja},
             },
         )
+        if not self.keeps_log(state):  # a search state words nothing (Game.unlogged)
+            return
         why = (
             (f"{seat_ref(winner)} reached {best} points", f"{seat_ref(winner)} が{best}点に達しました")
             if ending == "five-points"
@@ -591,9 +655,14 @@ class Swap5(Game):
         {"colour", "cells", "points"}.
         """
         players = state["players"]
-        runs_before, runs_after = _runs(before), _runs(after)
         changes = []
-        if runs_before == runs_after:  # the usual move: no run made or broken
+        # The usual move makes or breaks no run. A swap or move changes two cells, so only
+        # the lines through them need reading to see that (a trump card changes them all).
+        if action["type"] != "trump":
+            if _same_runs(before, after, _LINES_THROUGH_STEP[action["from"], action["to"]]):
+                return {"seat": seat, **action, "changes": changes}
+        runs_before, runs_after = _runs(before), _runs(after)
+        if runs_before == runs_after:  # a trump card that left every run as it was
             return {"seat": seat, **action, "changes": changes}
         made = [run for run in runs_after if run not in runs_before]
         broken = [run for run in runs_before if run not in runs_after]

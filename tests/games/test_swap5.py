@@ -6,6 +6,7 @@ actions; every test asserts exact outcomes.
 """
 
 import json
+import random
 from collections import Counter
 from itertools import combinations
 from pathlib import Path
@@ -802,3 +803,31 @@ def test_a_trump_card_is_logged_in_words_never_by_its_id():
     assert text["en"].startswith("{s0} played the column swap E <-> A.")
     assert text["ja"].startswith("{s0} がトランプカード「E列とA列の入れ替え」を使いました。")
     assert "col-" not in text["en"] + text["ja"]
+
+
+def test_a_search_state_words_no_move_and_plays_as_the_table_does(monkeypatch):
+    """A search plays unlogged states (Game.unlogged) that nobody reads: the engine does
+    not word their moves at all (wording was a sixth of a playout), whichever way the game
+    goes on and ends."""
+    worded = {"logged": 0, "unlogged": 0}
+    log = type(GAME).log
+
+    def counting_log(self, state, *words, **private):
+        worded["logged" if GAME.keeps_log(state) else "unlogged"] += 1
+        log(self, state, *words, **private)
+
+    monkeypatch.setattr(type(GAME), "log", counting_log)
+    games = [GAME.setup(players, seed) for players in (2, 4) for seed in range(12)]
+    endings = set()
+    for logged in games:
+        searched = GAME.unlogged(logged)
+        chooser = random.Random(logged["players"] * 100 + logged["seed"])
+        while not GAME.is_over(searched):
+            seat = GAME.to_act(searched)[0]
+            action = chooser.choice(GAME.legal_actions(searched, seat))
+            searched = GAME.apply(searched, seat, action)
+            logged = GAME.apply(logged, seat, action)
+            assert {**searched, "log": logged["log"]} == logged
+        endings.add(searched["result"]["ending"])
+    assert endings == {"five-points", "last-trump"}, "the games did not reach both endings"
+    assert worded["unlogged"] == 0 and worded["logged"] > 500
