@@ -354,7 +354,8 @@ class LionSquare(Game):
             cells = [(top + row, left + column) for row, column, _ in shape.open_cells]
             return [{"type": "place", "card": card, "cell": [r, c]} for card in hand for r, c in cells]
         # Rule [4] (which implies [3]): a card must touch its colour. A gazelle in hand has
-        # no colour and needs none; one on the field has the colour None, which no card has.
+        # no colour and needs none: its None is among every cell's colours (_ANYWHERE). One
+        # on the field has the colour None too, which no other card has.
         # (Plain loops: in this hot path they cost less than nested comprehensions.)
         held = [(card, _COLOR[card]) for card in hand]
         actions = []
@@ -362,7 +363,7 @@ class LionSquare(Game):
             colours = touching(colour_at)
             r, c = top + row, left + column
             for card, color in held:
-                if color is None or color in colours:
+                if color in colours:
                     actions.append({"type": "play", "card": card, "cell": [r, c]})
         for row in shape.rows:
             actions.append({"type": "take", "row": top + row})
@@ -709,6 +710,10 @@ _WINDOW = 4
 _CORNER = _WINDOW + 1
 """The window number of the box's top-left cell: a card at [row, column] of the box is
 number ``row * _WINDOW + column + _CORNER``."""
+_ANYWHERE = _WINDOW * _WINDOW
+"""A number outside the window whose colour is always None, the colour of a gazelle: every
+open cell's getter also picks it, so a gazelle in hand (which needs no colour) finds its
+colour at every cell, and a play is legal when its card's colour is among the cell's."""
 
 
 @dataclass(frozen=True)
@@ -716,7 +721,7 @@ class _Shape:
     open_cells: tuple[tuple[int, int, itemgetter], ...]
     """Each open cell as (row, column) in the box and a getter that picks out of the
     colours by window number a tuple of the colours of the cards the cell touches, in
-    row-major order."""
+    row-major order, and None (see _ANYWHERE)."""
     touching: dict[int, itemgetter]
     """Open cell's window number -> that getter."""
     rows: tuple[int, ...]
@@ -738,8 +743,7 @@ def _shape(cards: frozenset[tuple[int, int]]) -> _Shape:
                 (row + dr) * _WINDOW + column + dc + _CORNER for dr, dc in _NEIGHBOURS if (row + dr, column + dc) in cards
             )
             if around:
-                # A getter of two or more keys gives a tuple; a lone card is asked twice.
-                open_cells.append((row, column, itemgetter(*around) if len(around) > 1 else itemgetter(*around * 2)))
+                open_cells.append((row, column, itemgetter(*around, _ANYWHERE)))
     return _Shape(
         open_cells=tuple(open_cells),
         touching={row * _WINDOW + column + _CORNER: colours for row, column, colours in open_cells},
@@ -761,14 +765,21 @@ _SHAPES = {
 
 def _placed(field: list) -> tuple[int, int, dict[int, str | None], _Shape]:
     """A non-empty field as the top-left corner of its box, its cards' colours by window
-    number, and its :class:`_Shape`."""
-    top = min(field)[0]  # lists compare row first
-    left = min([entry[1] for entry in field])
+    number (and None at _ANYWHERE), and its :class:`_Shape`."""
+    # One plain loop: cheaper here than min() over the entries (lists compare element by element).
+    top = left = 1 << 30
+    for r, c, _ in field:
+        if r < top:
+            top = r
+        if c < left:
+            left = c
     corner = _CORNER - top * _WINDOW - left  # the window number of the field's cell [0, 0]
     colour_at = {}
     for r, c, card in field:
         colour_at[r * _WINDOW + c + corner] = _COLOR[card]
-    return top, left, colour_at, _SHAPES[frozenset(colour_at)]
+    shape = _SHAPES[frozenset(colour_at)]
+    colour_at[_ANYWHERE] = None
+    return top, left, colour_at, shape
 
 
 def _may_put(field: list, kind: str, card: str, cell: list) -> bool:
@@ -786,7 +797,7 @@ def _may_put(field: list, kind: str, card: str, cell: list) -> bool:
     if touching is None:
         return False
     colour = _COLOR[card]
-    return kind == "place" or colour is None or colour in touching(colour_at)
+    return kind == "place" or colour in touching(colour_at)
 
 
 def _origin(field: list) -> list[int] | None:
