@@ -359,16 +359,17 @@ class LionSquare(Game):
         # (Plain loops: in this hot path they cost less than nested comprehensions.)
         held = [(card, _COLOR[card]) for card in hand]
         actions = []
+        append = actions.append  # a playout lists some 600 plays and takes a game
         for row, column, touching in shape.open_cells:
             colours = touching(colour_at)
             r, c = top + row, left + column
             for card, color in held:
                 if color in colours:
-                    actions.append({"type": "play", "card": card, "cell": [r, c]})
+                    append({"type": "play", "card": card, "cell": [r, c]})
         for row in shape.rows:
-            actions.append({"type": "take", "row": top + row})
+            append({"type": "take", "row": top + row})
         for column in shape.columns:
-            actions.append({"type": "take", "column": left + column})
+            append({"type": "take", "column": left + column})
         return actions
 
     # ------------------------------------------------------------------ carrying out a move
