@@ -13,8 +13,8 @@ follows a game played with the physical cards.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from bisect import insort
+from dataclasses import dataclass
 from itertools import islice
 from operator import itemgetter
 from pathlib import Path
