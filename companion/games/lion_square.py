@@ -13,6 +13,7 @@ follows a game played with the physical cards.
 from __future__ import annotations
 
 import json
+from bisect import insort
 from dataclasses import dataclass
 from itertools import islice
 from operator import itemgetter
@@ -266,6 +267,8 @@ class LionSquare(Game):
         state["step"] = "pass"
         state["turn"] = None
         state["last_placer"] = None
+        if not self.keeps_log(state):
+            return
         start = _SEAT_REFS[state["start_player"]]
         number = state["round"]
         self.log(
@@ -280,6 +283,7 @@ class LionSquare(Game):
         grid = _south_grid(state["field"])
         values = [[None if card is None else _VALUE[card] for card in row] for row in grid]
         number = state["round"]
+        logged = self.keeps_log(state)
         private = {}
         herds = _own(state, "herds")
         for seat in range(players):
@@ -287,16 +291,18 @@ class LionSquare(Game):
             gazelles = sum(1 for card in state["hands"][seat] if _COLOR[card] is None)
             loss = _loss(values, SIDES[seat], taken, gazelles)
             herds[seat] -= loss
-            from_taken = (taken + 1) // 2
-            from_field = loss - from_taken - gazelles
-            herd = herds[seat]
-            private[seat] = (
-                f"Round {number}: you lose {loss} = field {from_field} + {from_taken} for {taken} taken cards "
-                f"+ {gazelles} for gazelles in hand; your herd is now {herd}",
-                f"第{number}ラウンド：{loss}頭を失いました（場{from_field}＋取ったカード{taken}枚で{from_taken}"
-                f"＋手札のガゼル{gazelles}）。群れは{herd}頭",
-            )
-        self.log(state, f"Round {number} ends: {why_en}", f"第{number}ラウンド終了：{why_ja}", private=private)
+            if logged:
+                from_taken = (taken + 1) // 2
+                from_field = loss - from_taken - gazelles
+                herd = herds[seat]
+                private[seat] = (
+                    f"Round {number}: you lose {loss} = field {from_field} + {from_taken} for {taken} taken cards "
+                    f"+ {gazelles} for gazelles in hand; your herd is now {herd}",
+                    f"第{number}ラウンド：{loss}頭を失いました（場{from_field}＋取ったカード{taken}枚で{from_taken}"
+                    f"＋手札のガゼル{gazelles}）。群れは{herd}頭",
+                )
+        if logged:
+            self.log(state, f"Round {number} ends: {why_en}", f"第{number}ラウンド終了：{why_ja}", private=private)
         state["last_round"] = {"round": number, "grid": grid, "taken": [len(t) for t in state["taken"]]}
         if number == ROUNDS or min(state["herds"]) <= 0:
             self._end_game(state)
@@ -311,19 +317,8 @@ class LionSquare(Game):
         winners, lions_win = herd_winners(herds)
         state["step"] = "over"
         state["turn"] = None
-        if lions_win:
-            self.log(
-                state,
-                "Game over: every herd is gone, the lions win",
-                "ゲーム終了：すべての群れが食べ尽くされ、ライオンの勝ち",
-            )
-        else:
-            who = " & ".join(_SEAT_REFS[s] for s in winners)
-            best = herds[winners[0]]
-            verb = "wins" if len(winners) == 1 else "share the win"
-            self.log(
-                state, f"Game over: {who} {verb} with a herd of {best}", f"ゲーム終了：{who}の勝ち（群れ{best}頭）"
-            )
+        if self.keeps_log(state):
+            self.log(state, *_game_over_words(winners, herds, lions_win))
         en, ja = result_summary(winners, herds, lions_win)
         self.finish(
             state,
@@ -359,20 +354,22 @@ class LionSquare(Game):
             cells = [(top + row, left + column) for row, column, _ in shape.open_cells]
             return [{"type": "place", "card": card, "cell": [r, c]} for card in hand for r, c in cells]
         # Rule [4] (which implies [3]): a card must touch its colour. A gazelle in hand has
-        # no colour and needs none; one on the field has the colour None, which no card has.
+        # no colour and needs none: its None is among every cell's colours (_ANYWHERE). One
+        # on the field has the colour None too, which no other card has.
         # (Plain loops: in this hot path they cost less than nested comprehensions.)
         held = [(card, _COLOR[card]) for card in hand]
         actions = []
+        append = actions.append  # a playout lists some 600 plays and takes a game
         for row, column, touching in shape.open_cells:
             colours = touching(colour_at)
             r, c = top + row, left + column
             for card, color in held:
-                if color is None or color in colours:
-                    actions.append({"type": "play", "card": card, "cell": [r, c]})
+                if color in colours:
+                    append({"type": "play", "card": card, "cell": [r, c]})
         for row in shape.rows:
-            actions.append({"type": "take", "row": top + row})
+            append({"type": "take", "row": top + row})
         for column in shape.columns:
-            actions.append({"type": "take", "column": left + column})
+            append({"type": "take", "column": left + column})
         return actions
 
     # ------------------------------------------------------------------ carrying out a move
@@ -392,39 +389,44 @@ class LionSquare(Game):
         hands[seat] = _without(hands[seat], card)
         passes = _own(state, "passes")
         passes[seat] = card
-        left = _SEAT_REFS[(seat + 1) % players]
-        en, ja = _CARD_NAMES[card]
-        who = _SEAT_REFS[seat]
-        self.log(
-            state,
-            f"{who} has chosen a card to pass",
-            f"{who}が渡すカードを選びました",
-            private={seat: (f"You chose {en} to pass to {left}", f"{left}に渡すカードに{ja}を選びました")},
-        )
+        logged = self.keeps_log(state)
+        if logged:
+            left = _SEAT_REFS[(seat + 1) % players]
+            en, ja = _CARD_NAMES[card]
+            who = _SEAT_REFS[seat]
+            self.log(
+                state,
+                f"{who} has chosen a card to pass",
+                f"{who}が渡すカードを選びました",
+                private={seat: (f"You chose {en} to pass to {left}", f"{left}に渡すカードに{ja}を選びました")},
+            )
         if None in passes:
             return
-        private = {}
         passed = _own(state, "passed")
         received = _own(state, "received")
         for giver, card in enumerate(passes):
             receiver = (giver + 1) % players
-            hands[receiver] = sorted([*hands[receiver], card], key=_ORDER.__getitem__)
+            hands[receiver] = _with(hands[receiver], card)
             passed[giver] = [*passed[giver], card]
             received[receiver] = [*received[receiver], card]
-            got_en, got_ja = _CARD_NAMES[card]
-            gave_en, gave_ja = _CARD_NAMES[passes[receiver]]
-            private[receiver] = (
-                f"You passed {gave_en} to {_SEAT_REFS[(receiver + 1) % players]} "
-                f"and received {got_en} from {_SEAT_REFS[giver]}",
-                f"{_SEAT_REFS[(receiver + 1) % players]}に{gave_ja}を渡し、{_SEAT_REFS[giver]}から{got_ja}を受け取りました",
-            )
         number = state["adjustment"]
-        self.log(
-            state,
-            f"Hand adjustment {number} of {ADJUSTMENTS}: everyone passed a card to the left",
-            f"手札の調整 {number}/{ADJUSTMENTS}：全員が左隣にカードを渡しました",
-            private=private,
-        )
+        if logged:
+            private = {}
+            for giver, card in enumerate(passes):
+                receiver = (giver + 1) % players
+                got_en, got_ja = _CARD_NAMES[card]
+                gave_en, gave_ja = _CARD_NAMES[passes[receiver]]
+                private[receiver] = (
+                    f"You passed {gave_en} to {_SEAT_REFS[(receiver + 1) % players]} "
+                    f"and received {got_en} from {_SEAT_REFS[giver]}",
+                    f"{_SEAT_REFS[(receiver + 1) % players]}に{gave_ja}を渡し、{_SEAT_REFS[giver]}から{got_ja}を受け取りました",
+                )
+            self.log(
+                state,
+                f"Hand adjustment {number} of {ADJUSTMENTS}: everyone passed a card to the left",
+                f"手札の調整 {number}/{ADJUSTMENTS}：全員が左隣にカードを渡しました",
+                private=private,
+            )
         state["passes"] = [None] * players
         if number < ADJUSTMENTS:
             state["adjustment"] = number + 1
@@ -437,13 +439,26 @@ class LionSquare(Game):
             line, index = 0, action["row"]
         else:
             line, index = 1, action["column"]
-        field = state["field"]
-        cards = [entry[2] for entry in field if entry[line] == index]
-        state["field"] = [entry for entry in field if entry[line] != index]
+        cards = []
+        kept = []
+        for entry in state["field"]:  # one pass: the line's cards leave, the rest stay in order
+            if entry[line] == index:
+                cards.append(entry[2])
+            else:
+                kept.append(entry)
+        state["field"] = kept
         taken_cards = _own(state, "taken")
         taken_cards[seat] = taken_cards[seat] + cards
         count = len(cards)
         drew = count == 3 and bool(state["pile"])
+        state["step"] = "place"
+        if drew:
+            card = state["pile"][-1]
+            state["pile"] = state["pile"][:-1]
+            hands = _own(state, "hands")
+            hands[seat] = _with(hands[seat], card)
+        if not self.keeps_log(state):
+            return
         private = None
         who = _SEAT_REFS[seat]
         en = f"{who} takes {count} card{'s' if count > 1 else ''} ({_cards_en(cards)})"
@@ -452,10 +467,6 @@ class LionSquare(Game):
             en += "; the Square pile is empty, so no card is drawn"
             ja += "。スクエア山札がないので引けません"
         if drew:
-            card = state["pile"][-1]
-            state["pile"] = state["pile"][:-1]
-            hands = _own(state, "hands")
-            hands[seat] = sorted([*hands[seat], card], key=_ORDER.__getitem__)
             en += " and draws from the Square pile"
             ja += "。スクエア山札から1枚引きます"
             drawn_en, drawn_ja = _CARD_NAMES[card]
@@ -468,7 +479,6 @@ class LionSquare(Game):
         self.log(
             state, en + "; now they place a card of their choice", ja + "。好きなカードを1枚出します", private=private
         )
-        state["step"] = "place"
 
     def _put(self, state: dict, seat: int, card: str, cell: list, rng: Rng) -> None:
         """A card goes on the field (a play, the round's first card, or the placement after
@@ -479,14 +489,16 @@ class LionSquare(Game):
         state["field"] = [*state["field"], [cell[0], cell[1], card]]
         state["last_placer"] = seat
         gazelle = _COLOR[card] is None
-        en, ja = _CARD_NAMES[card]
-        who = _SEAT_REFS[seat]
-        if gazelle:
-            self.log(
-                state, f"{who} plays a Gazelle and takes another turn", f"{who}がガゼルを出し、もう1度手番を行います"
-            )
-        else:
-            self.log(state, f"{who} plays {en}", f"{who}が{ja}を出しました")
+        logged = self.keeps_log(state)
+        if logged:
+            who = _SEAT_REFS[seat]
+            if gazelle:
+                self.log(
+                    state, f"{who} plays a Gazelle and takes another turn", f"{who}がガゼルを出し、もう1度手番を行います"
+                )
+            else:
+                en, ja = _CARD_NAMES[card]
+                self.log(state, f"{who} plays {en}", f"{who}が{ja}を出しました")
         if len(state["field"]) == 9:
             self._end_round(state, rng, "the square is full", "場に9枚並びました")
             return
@@ -665,6 +677,13 @@ def _without(hand: list[str], card: str) -> list[str]:
     return hand[:at] + hand[at + 1 :]
 
 
+def _with(hand: list[str], card: str) -> list[str]:
+    """A copy of ``hand`` with ``card`` put in its place in deck order (see _ORDER)."""
+    new = hand.copy()
+    insort(new, card, key=_ORDER.__getitem__)
+    return new
+
+
 def _most_held(hand: list[str]) -> list[str]:
     """The cards of the colours held most (hand adjustment): any tied colour, any number."""
     counts: dict[str | None, int] = {}
@@ -692,6 +711,10 @@ _WINDOW = 4
 _CORNER = _WINDOW + 1
 """The window number of the box's top-left cell: a card at [row, column] of the box is
 number ``row * _WINDOW + column + _CORNER``."""
+_ANYWHERE = _WINDOW * _WINDOW
+"""A number outside the window whose colour is always None, the colour of a gazelle: every
+open cell's getter also picks it, so a gazelle in hand (which needs no colour) finds its
+colour at every cell, and a play is legal when its card's colour is among the cell's."""
 
 
 @dataclass(frozen=True)
@@ -699,7 +722,7 @@ class _Shape:
     open_cells: tuple[tuple[int, int, itemgetter], ...]
     """Each open cell as (row, column) in the box and a getter that picks out of the
     colours by window number a tuple of the colours of the cards the cell touches, in
-    row-major order."""
+    row-major order, and None (see _ANYWHERE)."""
     touching: dict[int, itemgetter]
     """Open cell's window number -> that getter."""
     rows: tuple[int, ...]
@@ -721,8 +744,7 @@ def _shape(cards: frozenset[tuple[int, int]]) -> _Shape:
                 (row + dr) * _WINDOW + column + dc + _CORNER for dr, dc in _NEIGHBOURS if (row + dr, column + dc) in cards
             )
             if around:
-                # A getter of two or more keys gives a tuple; a lone card is asked twice.
-                open_cells.append((row, column, itemgetter(*around) if len(around) > 1 else itemgetter(*around * 2)))
+                open_cells.append((row, column, itemgetter(*around, _ANYWHERE)))
     return _Shape(
         open_cells=tuple(open_cells),
         touching={row * _WINDOW + column + _CORNER: colours for row, column, colours in open_cells},
@@ -744,14 +766,21 @@ _SHAPES = {
 
 def _placed(field: list) -> tuple[int, int, dict[int, str | None], _Shape]:
     """A non-empty field as the top-left corner of its box, its cards' colours by window
-    number, and its :class:`_Shape`."""
-    top = min(field)[0]  # lists compare row first
-    left = min([entry[1] for entry in field])
+    number (and None at _ANYWHERE), and its :class:`_Shape`."""
+    # One plain loop: cheaper here than min() over the entries (lists compare element by element).
+    top = left = 1 << 30
+    for r, c, _ in field:
+        if r < top:
+            top = r
+        if c < left:
+            left = c
     corner = _CORNER - top * _WINDOW - left  # the window number of the field's cell [0, 0]
     colour_at = {}
     for r, c, card in field:
         colour_at[r * _WINDOW + c + corner] = _COLOR[card]
-    return top, left, colour_at, _SHAPES[frozenset(colour_at)]
+    shape = _SHAPES[frozenset(colour_at)]
+    colour_at[_ANYWHERE] = None
+    return top, left, colour_at, shape
 
 
 def _may_put(field: list, kind: str, card: str, cell: list) -> bool:
@@ -769,7 +798,7 @@ def _may_put(field: list, kind: str, card: str, cell: list) -> bool:
     if touching is None:
         return False
     colour = _COLOR[card]
-    return kind == "place" or colour is None or colour in touching(colour_at)
+    return kind == "place" or colour in touching(colour_at)
 
 
 def _origin(field: list) -> list[int] | None:
@@ -789,6 +818,16 @@ def _south_grid(field: list) -> list[list[str | None]]:
         for r, c, card in field:
             grid[r - top][c - left] = card
     return grid
+
+
+def _game_over_words(winners: list[int], herds: list[int], lions_win: bool) -> Words:
+    """The log's last line."""
+    if lions_win:
+        return "Game over: every herd is gone, the lions win", "ゲーム終了：すべての群れが食べ尽くされ、ライオンの勝ち"
+    who = " & ".join(_SEAT_REFS[s] for s in winners)
+    best = herds[winners[0]]
+    verb = "wins" if len(winners) == 1 else "share the win"
+    return f"Game over: {who} {verb} with a herd of {best}", f"ゲーム終了：{who}の勝ち（群れ{best}頭）"
 
 
 def result_summary(winners: list[int], herds: list[int], lions_win: bool) -> Words:

@@ -13,6 +13,7 @@ import pytest
 
 from companion.games import IllegalAction, lion_square
 from companion.games.lion_square import damage
+from companion.simulate import random_playout
 
 
 def _c(color, n):
@@ -703,3 +704,16 @@ def test_the_quick_cell_check_agrees_with_the_worded_rules_on_every_cell_near_th
                             worded_ok = lion_square._cell_problem(field, kind, card, [r, c]) is None
                             assert lion_square._may_put(field, kind, card, [r, c]) == worded_ok, (field, kind, card, r, c)
             state = GAME.apply(state, seat, chooser.choice(GAME.legal_actions(state, seat)))
+
+
+def test_an_unlogged_game_words_nothing_and_plays_as_the_logged_one(monkeypatch):
+    # A search plays unlogged states by the thousand and nobody reads their moves: the
+    # engine must not even word them (base.log would only throw the words away).
+    logged, actions = random_playout(GAME, 4, 7)
+    searched = GAME.unlogged(GAME.setup(4, 7))
+    worded = []
+    monkeypatch.setattr(lion_square.LionSquare, "log", lambda self, state, *words, **private: worded.append(words))
+    for seat, action in actions:
+        searched = GAME.apply(searched, seat, action)
+    assert worded == []
+    assert searched["log"] is None and {**searched, "log": logged["log"]} == logged
