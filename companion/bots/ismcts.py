@@ -66,9 +66,10 @@ def rewards(game: Game, state: dict) -> list[float]:
     return shares
 
 
-def playout(game: Game, state: dict, rng: Rng) -> dict:
-    """Play on to the end with the game's playout policy (see policies.py)."""
-    choose_move = policy(game)
+def playout(game: Game, state: dict, rng: Rng, lookahead: bool = False) -> dict:
+    """Play on to the end with the game's playout policy (see policies.py; ``lookahead``:
+    ``strong``'s)."""
+    choose_move = policy(game, lookahead)
     while not game.is_over(state):
         seat = game.to_act(state)[0]
         # Every policy returns one of the seat's listed actions: no need to check it again.
@@ -76,25 +77,28 @@ def playout(game: Game, state: dict, rng: Rng) -> dict:
     return state
 
 
-def search(game: Game, view: dict, rng: Rng, *, iterations: int | None, deadline: float | None) -> list[Edge]:
+def search(
+    game: Game, view: dict, rng: Rng, *, iterations: int | None, deadline: float | None, lookahead: bool = False
+) -> list[Edge]:
     """Run ISMCTS from ``view`` (the observer is ``view["seat"]``) until ``iterations`` are
     done or the monotonic clock passes ``deadline``; return the root's edges, in the order
-    the actions were first tried. At least one iteration always runs."""
+    the actions were first tried. At least one iteration always runs. ``lookahead`` uses
+    ``strong``'s move values and playout player (see policies.py)."""
     if iterations is None and deadline is None:
         raise ValueError("a search needs a budget: a number of iterations or a deadline")
     me = view["seat"]
     root = Edge({}, me)
     done = 0
     while done == 0 or (iterations is None or done < iterations) and (deadline is None or time.monotonic() < deadline):
-        _iterate(game, sample_state(game, view, rng), me, root, rng)
+        _iterate(game, sample_state(game, view, rng), me, root, rng, lookahead)
         root.visits += 1
         done += 1
     return list(root.children.values())
 
 
-def _iterate(game: Game, state: dict, me: int, root: Edge, rng: Rng) -> None:
+def _iterate(game: Game, state: dict, me: int, root: Edge, rng: Rng, lookahead: bool) -> None:
     node, path = root, []
-    value_of = values(game)
+    value_of = values(game, lookahead)
     while not game.is_over(state):
         # The root is the observer's own decision, even when others choose at the same time.
         seat = me if node is root else game.to_act(state)[0]
@@ -120,7 +124,7 @@ def _iterate(game: Game, state: dict, me: int, root: Edge, rng: Rng) -> None:
         path.append(edge)
         state = game.apply_listed(state, seat, edge.action)  # its key is among this sample's listed actions
         node = edge
-    final = playout(game, state, rng)
+    final = playout(game, state, rng, lookahead)
     shares = rewards(game, final)
     for edge in path:
         edge.visits += 1
