@@ -66,10 +66,9 @@ def rewards(game: Game, state: dict) -> list[float]:
     return shares
 
 
-def playout(game: Game, state: dict, rng: Rng, lookahead: bool = False) -> dict:
-    """Play on to the end with the game's playout policy (see policies.py; ``lookahead``:
-    ``strong``'s)."""
-    choose_move = policy(game, lookahead)
+def playout(game: Game, state: dict, rng: Rng) -> dict:
+    """Play on to the end with the game's playout policy (see policies.py)."""
+    choose_move = policy(game)
     while not game.is_over(state):
         seat = game.to_act(state)[0]
         # Every policy returns one of the seat's listed actions: no need to check it again.
@@ -82,8 +81,8 @@ def search(
 ) -> list[Edge]:
     """Run ISMCTS from ``view`` (the observer is ``view["seat"]``) until ``iterations`` are
     done or the monotonic clock passes ``deadline``; return the root's edges, in the order
-    the actions were first tried. At least one iteration always runs. ``lookahead`` uses
-    ``strong``'s move values and playout player (see policies.py)."""
+    the actions were first tried. At least one iteration always runs. ``lookahead`` orders
+    untried moves by ``strong``'s move values (see policies.py)."""
     if iterations is None and deadline is None:
         raise ValueError("a search needs a budget: a number of iterations or a deadline")
     me = view["seat"]
@@ -124,7 +123,7 @@ def _iterate(game: Game, state: dict, me: int, root: Edge, rng: Rng, lookahead: 
         path.append(edge)
         state = game.apply_listed(state, seat, edge.action)  # its key is among this sample's listed actions
         node = edge
-    final = playout(game, state, rng, lookahead)
+    final = playout(game, state, rng)
     shares = rewards(game, final)
     for edge in path:
         edge.visits += 1

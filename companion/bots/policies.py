@@ -82,16 +82,6 @@ def _swap5_seat_scores(board: str, players: int) -> tuple[int, ...]:
     return swap5._seat_scores(board, players)
 
 
-def swap5_lookahead_playout(game: Game, state: dict, seat: int, rng: Rng) -> dict:
-    """``strong``'s playout player: :func:`swap5_best_of_few`, but in the final lap it
-    weighs every legal move by who wins (those last moves decide the game)."""
-    if state["final_lap"] is None:
-        return swap5_best_of_few(game, state, seat, rng)
-    legal = game.legal_actions(state, seat)
-    values = swap5_lookahead_values(state, seat, legal)
-    return legal[values.index(max(values))]
-
-
 def swap5_lookahead_values(state: dict, seat: int, actions: list[dict]) -> list[float]:
     """:func:`swap5_values`, except where the game ends: a move that ends it is worth
     :data:`GAME_WON` if ``seat`` wins, minus that if not; in a 2-player game the last trump
@@ -130,16 +120,14 @@ def _swap5_endings(state: dict, mover: int, actions: list[dict], seat: int) -> l
 
 POLICIES = {"swap5": swap5_best_of_few}
 VALUES = {"swap5": swap5_values}
-LOOKAHEAD_POLICIES = {"swap5": swap5_lookahead_playout}
 LOOKAHEAD_VALUES = {"swap5": swap5_lookahead_values}
-"""``strong``'s knowledge (see the module's docstring); games without it use the plain one."""
+"""``strong``'s move values (see the module's docstring); games without them use the plain ones."""
 
 
-def policy(game: Game, lookahead: bool = False):
+def policy(game: Game):
     """The playout policy of ``game``: ``(game, state, seat, rng) -> action``, one of
-    ``game.legal_actions(state, seat)`` (the search applies it without checking it again);
-    with ``lookahead``, ``strong``'s where the game has one."""
-    return (lookahead and LOOKAHEAD_POLICIES.get(game.id)) or POLICIES.get(game.id, uniform)
+    ``game.legal_actions(state, seat)`` (the search applies it without checking it again)."""
+    return POLICIES.get(game.id, uniform)
 
 
 def values(game: Game, lookahead: bool = False):
