@@ -21,7 +21,7 @@ RANDOM = "random"
 
 LOOKAHEAD_COST = {"swap5": 1.2}
 """How many plain iterations one iteration of the lookahead levels (``strong``) costs, per
-game that has lookahead knowledge: SWAP 5 2 players, 357 against 303 iterations/s
+game that has lookahead knowledge: SWAP 5 2 players, 360 against 306 iterations/s
 (``benchmarks/bots.py``, docs/bots.md "Speed"). With ``--iterations`` the arena divides
 ``strong``'s share by it, so that it gets what a Pi makes in its seconds, not more."""
 
