@@ -8,19 +8,15 @@ and the total is divided by the processor time spent (time.process_time, so a bu
 shared machine does not distort it). A Raspberry Pi Zero 2 W runs Python about ten
 times slower than a laptop core: its figure is printed as a tenth, and the seconds a
 level gets (see [bots] in the configuration) times that figure is how many iterations
-the level makes there. ``strong`` searches with more knowledge where a game has it
-(SWAP 5: ``lookahead``, companion/bots/policies.py), so its iterations are timed apart and
-its figure comes from its own rate. The strength measured with those budgets is in
-docs/bots.md.
+the level makes there. The strength measured with those budgets is in docs/bots.md.
 """
 
 import argparse
 import time
 
 from companion import games
-from companion.bots import LOOKAHEAD_LEVELS, budget, supported
+from companion.bots import budget, supported
 from companion.bots.ismcts import search
-from companion.bots.policies import LOOKAHEAD_VALUES
 from companion.games.rng import Rng
 
 PI_ZERO_2_W = 0.1
@@ -52,24 +48,19 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=40, help="iterations per position")
     args = parser.parse_args()
     levels = ("easy", "normal", "strong")
-    print(f"{'game':<13}{'players':>8}{'knowledge':>10}{'it/s here':>11}{'it/s Pi Zero 2 W':>18}   iterations on the Pi: "
+    print(f"{'game':<13}{'players':>8}{'it/s here':>11}{'it/s Pi Zero 2 W':>18}   iterations on the Pi: "
           + ", ".join(f"{level} ({budget(level):g} s)" for level in levels))
     for game_id in args.game or [g for g in games.ids() if supported(g)]:
         game = games.get(game_id)
         for players in game.player_counts:
             views = positions(game, players, args.positions, seed=players)
-            for lookahead in (False, True) if game_id in LOOKAHEAD_VALUES else (False,):
-                started = time.process_time()
-                for number, view in enumerate(views):
-                    search(game, view, Rng.from_seed(number), iterations=args.iterations, deadline=None,
-                           lookahead=lookahead)
-                rate = len(views) * args.iterations / (time.process_time() - started)
-                pi = rate * PI_ZERO_2_W
-                timed = [level for level in levels if (level in LOOKAHEAD_LEVELS) == lookahead
-                         or game_id not in LOOKAHEAD_VALUES]
-                on_pi = ", ".join(f"{level} {pi * budget(level):.0f}" for level in timed)
-                knowledge = "lookahead" if lookahead else "plain"
-                print(f"{game_id:<13}{players:>8}{knowledge:>10}{rate:>11.0f}{pi:>18.1f}   {on_pi}")
+            started = time.process_time()
+            for number, view in enumerate(views):
+                search(game, view, Rng.from_seed(number), iterations=args.iterations, deadline=None)
+            rate = len(views) * args.iterations / (time.process_time() - started)
+            pi = rate * PI_ZERO_2_W
+            on_pi = ", ".join(f"{pi * budget(level):.0f}" for level in levels)
+            print(f"{game_id:<13}{players:>8}{rate:>11.0f}{pi:>18.1f}   {on_pi}")
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ from ..games.rng import Rng
 from .ismcts import action_key, search
 from .sampling import NoBot, bare_view, supported
 
-__all__ = ["LEVELS", "LOOKAHEAD_LEVELS", "NoBot", "budget", "choose", "supported"]
+__all__ = ["LEVELS", "NoBot", "budget", "choose", "supported"]
 
 LEVELS = {
     "easy": {"en": "Easy", "ja": "かんたん"},
@@ -28,10 +28,6 @@ LEVELS = {
     "strong": {"en": "Strong", "ja": "つよい"},
 }
 """The levels, named in both languages. Their budgets are in the configuration ([bots])."""
-
-LOOKAHEAD_LEVELS = {"strong"}
-"""The levels that also look at how the game ends (policies.py): ``strong`` knows more, not
-only thinks longer."""
 
 EASY_SECOND_BEST_PERCENT = 25
 """How often ``easy`` plays its second-best move instead of its best."""
@@ -79,9 +75,8 @@ def choose(
     deadline = None if seconds is None else time.monotonic() + seconds
     rng = Rng.from_seed(secrets.randbits(63) if seed is None else seed)
     offered = {action_key(action): action for action in actions}
-    searched = search(game, bare_view(view), rng, iterations=iterations, deadline=deadline,
-                      lookahead=level in LOOKAHEAD_LEVELS)
-    edges = [edge for edge in searched if action_key(edge.action) in offered]
+    edges = [edge for edge in search(game, bare_view(view), rng, iterations=iterations, deadline=deadline)
+             if action_key(edge.action) in offered]
     if not edges:
         raise NoBot("the sampled positions offered none of the view's actions; the view and the game disagree")
     ranked = sorted(edges, key=lambda edge: -edge.visits)  # sorted is stable: the first tried wins ties

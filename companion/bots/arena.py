@@ -15,15 +15,9 @@ from dataclasses import dataclass
 from ..config import BotsConfig
 from ..games import Game
 from ..games.rng import Rng
-from . import LEVELS, LOOKAHEAD_LEVELS, budget, choose, supported
+from . import LEVELS, budget, choose, supported
 
 RANDOM = "random"
-
-LOOKAHEAD_COST = {"swap5": 1.2}
-"""How many plain iterations one iteration of the lookahead levels (``strong``) costs, per
-game that has lookahead knowledge: SWAP 5 2 players, 360 against 306 iterations/s
-(``benchmarks/bots.py``, docs/bots.md "Speed"). With ``--iterations`` the arena divides
-``strong``'s share by it, so that it gets what a Pi makes in its seconds, not more."""
 
 
 @dataclass
@@ -49,18 +43,16 @@ class ArenaResult:
         return "\n".join(lines)
 
 
-def budgets(game_id: str, seats: list[str], seconds: float | None, iterations: int | None, config: BotsConfig) -> dict:
+def budgets(seats: list[str], seconds: float | None, iterations: int | None, config: BotsConfig) -> dict:
     """Each level's ``choose`` budget. ``seconds`` or ``iterations`` is the ``normal``
-    level's, and the other levels keep the ratio of their configured seconds to it (in
-    iterations, a lookahead level's divided by :data:`LOOKAHEAD_COST`); with neither, every
-    level thinks for its configured seconds."""
+    level's, and the other levels keep the ratio of their configured seconds to it; with
+    neither, every level thinks for its configured seconds."""
     normal = budget("normal", config)
     found = {}
     for level in set(seats) - {RANDOM}:
         share = budget(level, config) / normal
         if iterations is not None:
-            cost = LOOKAHEAD_COST.get(game_id, 1) if level in LOOKAHEAD_LEVELS else 1
-            found[level] = {"iterations": max(1, round(iterations * share / cost))}
+            found[level] = {"iterations": max(1, round(iterations * share))}
         else:
             found[level] = {"seconds": (seconds * share) if seconds is not None else budget(level, config)}
     return found
@@ -93,7 +85,7 @@ def arena(
         raise ValueError(f"--seconds must be a positive number, not {seconds!r}")
     if iterations is not None and iterations < 1:
         raise ValueError(f"--iterations must be 1 or more, not {iterations!r}")
-    per_level = budgets(game.id, seats, seconds, iterations, config or BotsConfig())
+    per_level = budgets(seats, seconds, iterations, config or BotsConfig())
     players = len(seats)
     rng = Rng.from_seed(seed)
     wins = [0.0] * players

@@ -76,28 +76,25 @@ def playout(game: Game, state: dict, rng: Rng) -> dict:
     return state
 
 
-def search(
-    game: Game, view: dict, rng: Rng, *, iterations: int | None, deadline: float | None, lookahead: bool = False
-) -> list[Edge]:
+def search(game: Game, view: dict, rng: Rng, *, iterations: int | None, deadline: float | None) -> list[Edge]:
     """Run ISMCTS from ``view`` (the observer is ``view["seat"]``) until ``iterations`` are
     done or the monotonic clock passes ``deadline``; return the root's edges, in the order
-    the actions were first tried. At least one iteration always runs. ``lookahead`` orders
-    untried moves by ``strong``'s move values (see policies.py)."""
+    the actions were first tried. At least one iteration always runs."""
     if iterations is None and deadline is None:
         raise ValueError("a search needs a budget: a number of iterations or a deadline")
     me = view["seat"]
     root = Edge({}, me)
     done = 0
     while done == 0 or (iterations is None or done < iterations) and (deadline is None or time.monotonic() < deadline):
-        _iterate(game, sample_state(game, view, rng), me, root, rng, lookahead)
+        _iterate(game, sample_state(game, view, rng), me, root, rng)
         root.visits += 1
         done += 1
     return list(root.children.values())
 
 
-def _iterate(game: Game, state: dict, me: int, root: Edge, rng: Rng, lookahead: bool) -> None:
+def _iterate(game: Game, state: dict, me: int, root: Edge, rng: Rng) -> None:
     node, path = root, []
-    value_of = values(game, lookahead)
+    value_of = values(game)
     while not game.is_over(state):
         # The root is the observer's own decision, even when others choose at the same time.
         seat = me if node is root else game.to_act(state)[0]

@@ -3,8 +3,8 @@
 Uniform random play is a poor judge of SWAP 5: random players almost never line up five
 pieces, so nearly every playout ends with the last trump card and a tie broken by turn
 order, whatever the first move was. So for SWAP 5 a move is valued by how far it puts the
-mover's colours ahead on points (scored with the engine's own scorer): the playout player weighs a few random legal moves and keeps
-the best, and the tree tries untried moves best first. With the budgets a Raspberry Pi
+mover's colours ahead on points (scored with the engine's own scorer): the playout player
+weighs a few random legal moves and keeps the best, and the tree tries untried moves best first. With the budgets a Raspberry Pi
 affords (fewer iterations than SWAP 5 has moves) the order is what makes a bot take a win
 in one or block a five.
 
@@ -32,11 +32,6 @@ cards): enough to take most scoring moves, few enough to keep a playout cheap.""
 TRUMP_WHILE_AHEAD = 0.5
 """What a trump card that leaves its player strictly ahead adds to the lead it gives (and
 one that does not takes off): less than a point, so a move that scores still comes first."""
-
-
-GAME_WON = 10.0
-"""The value of a move that wins the game (and minus it, of one that loses it): more than
-any lead in points, so a decided ending comes before any score."""
 
 
 def uniform(game: Game, state: dict, seat: int, rng: Rng) -> dict:
@@ -82,46 +77,8 @@ def _swap5_seat_scores(board: str, players: int) -> tuple[int, ...]:
     return swap5._seat_scores(board, players)
 
 
-def swap5_lookahead_values(state: dict, seat: int, actions: list[dict]) -> list[float]:
-    """:func:`swap5_values`, except where the game ends: a move that ends it is worth
-    :data:`GAME_WON` if ``seat`` wins, minus that if not; in a 2-player game the last trump
-    card (after which the other player takes one last turn) is worth what that turn leaves
-    when the other player answers with their best move."""
-    if state["final_lap"] is not None and state["final_lap"]["remaining"] == [seat]:
-        return _swap5_endings(state, seat, actions, seat)
-    found = swap5_values(state, seat, actions)
-    if state["players"] == 2 and state["final_lap"] is None and len(state["hands"][str(seat)]) == 1:
-        for index, action in enumerate(actions):
-            if action["type"] == "trump":  # the last card: the other player answers and the game ends
-                after = swap5.GAME.apply_listed(state, seat, action)
-                if swap5.GAME.is_over(after):  # five points
-                    found[index] = _swap5_endings(state, seat, [action], seat)[0]
-                else:
-                    other = swap5.GAME.to_act(after)[0]
-                    found[index] = min(_swap5_endings(after, other, swap5.GAME.legal_actions(after, other), seat))
-    return found
-
-
-def _swap5_endings(state: dict, mover: int, actions: list[dict], seat: int) -> list[float]:
-    """:data:`GAME_WON` or minus it, for ``seat``, after each of ``mover``'s ``actions``,
-    each of which ends the game. The engine plays them, so the end and its tie-break are
-    the rules' own; it plays one per score it leads to, as the same scores end a game the
-    same way."""
-    by_scores: dict[tuple, float] = {}
-    found = []
-    for action in actions:
-        scores = _swap5_seat_scores(_swap5_board_after(state["board"], action), state["players"])
-        if scores not in by_scores:
-            finished = swap5.GAME.apply_listed(state, mover, action)
-            by_scores[scores] = GAME_WON if seat in swap5.GAME.result(finished)["winners"] else -GAME_WON
-        found.append(by_scores[scores])
-    return found
-
-
 POLICIES = {"swap5": swap5_best_of_few}
 VALUES = {"swap5": swap5_values}
-LOOKAHEAD_VALUES = {"swap5": swap5_lookahead_values}
-"""``strong``'s move values (see the module's docstring); games without them use the plain ones."""
 
 
 def policy(game: Game):
@@ -130,8 +87,7 @@ def policy(game: Game):
     return POLICIES.get(game.id, uniform)
 
 
-def values(game: Game, lookahead: bool = False):
+def values(game: Game):
     """``(state, seat, actions) -> a value per action`` (higher is tried first), or None
-    when the game has no such knowledge and untried moves are picked at random; with
-    ``lookahead``, ``strong``'s where the game has them."""
-    return (lookahead and LOOKAHEAD_VALUES.get(game.id)) or VALUES.get(game.id)
+    when the game has no such knowledge and untried moves are picked at random."""
+    return VALUES.get(game.id)

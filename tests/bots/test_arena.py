@@ -5,7 +5,7 @@ import json
 import pytest
 
 from companion import games
-from companion.bots.arena import LOOKAHEAD_COST, arena, budgets
+from companion.bots.arena import arena, budgets
 from companion.cli import main
 from companion.config import BotsConfig
 
@@ -40,16 +40,8 @@ def test_the_arena_refuses_bad_requests(seats, kwargs, message):
 
 
 def test_the_arena_budgets_keep_the_configured_ratios():
-    found = budgets("meow-oracle", ["strong", "normal", "easy", "random"], None, 30, BotsConfig())
+    found = budgets(["strong", "normal", "easy", "random"], None, 30, BotsConfig())
     assert found == {"strong": {"iterations": 50}, "normal": {"iterations": 30}, "easy": {"iterations": 10}}
-
-
-def test_a_lookahead_level_gets_the_iterations_its_seconds_buy():
-    """strong's SWAP 5 iterations cost more (it looks at how the game ends): the arena
-    gives it what a Pi makes in its seconds at that cost, not 5/3 of normal's count."""
-    found = budgets("swap5", ["strong", "normal"], None, 30, BotsConfig())
-    assert found == {"strong": {"iterations": round(50 / LOOKAHEAD_COST["swap5"])}, "normal": {"iterations": 30}}
-    assert found["strong"]["iterations"] < 50
 
 
 def test_the_arena_command_prints_one_json_object(capsys):
