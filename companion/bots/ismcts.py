@@ -98,7 +98,9 @@ def _iterate(game: Game, state: dict, me: int, root: Edge, rng: Rng) -> None:
     while not game.is_over(state):
         # The root is the observer's own decision, even when others choose at the same time.
         seat = me if node is root else game.to_act(state)[0]
-        legal = game.legal_actions(state, seat)
+        # The seat is to act: from to_act, or the observer, whose view of every sample is
+        # the view it chose from, actions included.
+        legal = game.listed_actions(state, seat)
         keys = [action_key(action) for action in legal]
         untried = [i for i, key in enumerate(keys) if key not in node.children]
         tried = len(keys) - len(untried)

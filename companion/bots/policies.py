@@ -3,10 +3,10 @@
 Uniform random play is a poor judge of SWAP 5: random players almost never line up five
 pieces, so nearly every playout ends with the last trump card and a tie broken by turn
 order, whatever the first move was. So for SWAP 5 a move is valued by how far it puts the
-mover's colours ahead on points (scored with the engine's own scorer): the playout player
-weighs a few random legal moves and keeps the best, and the tree tries untried moves best first. With the budgets a Raspberry Pi
-affords (fewer iterations than SWAP 5 has moves) the order is what makes a bot take a win
-in one or block a five.
+mover's colours ahead on points (scored with the engine's own :func:`swap5.seat_scores`):
+the playout player weighs a few random legal moves and keeps the best, and the tree tries
+untried moves best first. With the budgets a Raspberry Pi affords (fewer iterations than
+SWAP 5 has moves) the order is what makes a bot take a win in one or block a five.
 
 The game also ends when a player plays their last trump card (after one more lap), and the
 tie then goes against that player; a player ahead on points wants that, a player level or
@@ -35,11 +35,11 @@ one that does not takes off): less than a point, so a move that scores still com
 
 
 def uniform(game: Game, state: dict, seat: int, rng: Rng) -> dict:
-    return rng.choice(game.legal_actions(state, seat))
+    return rng.choice(game.listed_actions(state, seat))
 
 
 def swap5_best_of_few(game: Game, state: dict, seat: int, rng: Rng) -> dict:
-    legal = game.legal_actions(state, seat)
+    legal = game.listed_actions(state, seat)
     candidates = [legal[rng.randbelow(len(legal))] for _ in range(SWAP5_CANDIDATES)]
     candidates += [action for action in legal if action["type"] == "trump"]
     values = swap5_values(state, seat, candidates)
@@ -51,7 +51,7 @@ def swap5_values(state: dict, seat: int, actions: list[dict]) -> list[float]:
     else's), a trump card adjusted by :data:`TRUMP_WHILE_AHEAD`."""
     found = []
     for action in actions:
-        scores = _swap5_seat_scores(_swap5_board_after(state["board"], action), state["players"])
+        scores = swap5.seat_scores(_swap5_board_after(state["board"], action), state["players"])
         mine, others = scores[seat], scores[:seat] + scores[seat + 1 :]
         value = mine - sum(others)
         if action["type"] == "trump":
@@ -70,20 +70,14 @@ def _swap5_board_after(board: str, action: dict) -> str:
     return "".join(cells)
 
 
-def _swap5_seat_scores(board: str, players: int) -> tuple[int, ...]:
-    """Each seat's points on ``board`` (the sum of its colours'), by the engine's own scorer.
-    Its private one: the public :func:`swap5.score_board` checks every cell of a typed-in
-    board first, which took more than half of a playout's time."""
-    return swap5._seat_scores(board, players)
-
-
 POLICIES = {"swap5": swap5_best_of_few}
 VALUES = {"swap5": swap5_values}
 
 
 def policy(game: Game):
-    """The playout policy of ``game``: ``(game, state, seat, rng) -> action``, one of
-    ``game.legal_actions(state, seat)`` (the search applies it without checking it again)."""
+    """The playout policy of ``game``: ``(game, state, seat, rng) -> action`` for a seat
+    from ``to_act``, one of ``game.listed_actions(state, seat)`` (the search applies it
+    without checking it again)."""
     return POLICIES.get(game.id, uniform)
 
 

@@ -258,8 +258,10 @@ def _colour_scores(runs: tuple[tuple[str, tuple[int, ...]], ...]) -> dict[str, i
     return scores
 
 
-def _seat_scores(board: str, players: int) -> tuple[int, ...]:
-    """Each seat's score on ``board``: the sum of its colours' scores."""
+def seat_scores(board: str, players: int) -> tuple[int, ...]:
+    """Each seat's score on ``board`` (the board string, as in the state): the sum of its
+    colours' scores. Unchecked, unlike :func:`score_board`: the bots score every move they
+    weigh with it."""
     scores = [0] * players
     owner = _OWNER[players]
     for colour, cells in _runs(board):
@@ -482,7 +484,7 @@ class Swap5(Game):
             board = _random_layout(rng)
         else:
             board = FAIR_LAYOUT
-        scores = _seat_scores(board, players)
+        scores = seat_scores(board, players)
         if max(scores) >= WINNING_SCORE:
             seat = scores.index(max(scores))
             raise ValueError(
@@ -558,14 +560,14 @@ class Swap5(Game):
         # A seat whose runs did not change kept its score: below WINNING_SCORE, as a game
         # ends the moment a score reaches it. So only a change can end the game here.
         if any(change["after"] >= WINNING_SCORE for change in move["changes"]):
-            self._end(state, _seat_scores(after, players), "five-points")
+            self._end(state, seat_scores(after, players), "five-points")
         elif final_lap is not None:
             remaining = final_lap["remaining"][1:]
             state["final_lap"] = {**final_lap, "remaining": remaining}
             if remaining:
                 state["turn"] = remaining[0]
             else:
-                self._end(state, _seat_scores(after, players), "last-trump")
+                self._end(state, seat_scores(after, players), "last-trump")
         elif action["type"] == "trump" and not state["hands"][str(seat)]:
             remaining = self._order_from(state, self._next_seat(state, seat))[: players - 1]
             state["final_lap"] = {"trigger": seat, "remaining": remaining}
@@ -666,7 +668,7 @@ class Swap5(Game):
             return {"seat": seat, **action, "changes": changes}
         made = [run for run in runs_after if run not in runs_before]
         broken = [run for run in runs_before if run not in runs_after]
-        scores_before, scores_after = _seat_scores(before, players), _seat_scores(after, players)
+        scores_before, scores_after = seat_scores(before, players), seat_scores(after, players)
         for s, owned in enumerate(OWNED_COLOURS[players]):
             mine_made = [_run_view(run) for run in made if run[0] in owned]
             mine_broken = [_run_view(run) for run in broken if run[0] in owned]
@@ -821,7 +823,7 @@ class Swap5(Game):
             "turn": None if over else state["turn"],
             "start_seat": START_SEAT,
             "turn_order": self._order_from(state, START_SEAT),
-            "scores": {str(s): score for s, score in enumerate(_seat_scores(state["board"], players))},
+            "scores": {str(s): score for s, score in enumerate(seat_scores(state["board"], players))},
             "runs": [_run_view(run) for run in runs],
             "trumps_in_hand": {seat: len(hand) for seat, hand in state["hands"].items()},
             "trumps_played": [dict(entry) for entry in state["played"]],
