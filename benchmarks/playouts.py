@@ -3,7 +3,8 @@
     python benchmarks/playouts.py [--games 300] [--wrappers] [--logged] [GAME ...]
 
 Prints, per game and player count, the median and 90th-percentile time of one whole
-random game (setup, legal_actions and apply at every step) and games per second. The games
+random game (setup, then ``to_act``, ``listed_actions`` and ``apply_listed`` at every
+step, as a search plays) and games per second. The games
 are played as a search plays them, on unlogged states (``Game.unlogged``: no move worded);
 ``--logged`` plays them as the table does, every move worded in the log.
 ``--wrappers`` also plays the same games through the engine's own hooks, past the base's

@@ -374,7 +374,7 @@ class Game:
     def unlogged(self, state: dict) -> dict:
         """A copy of ``state`` for a search: the moves applied to it and to the states that
         follow from it are not worded in the log (a search plays thousands of moves that
-        nobody reads; wording them costs a sixth of a playout). Such a state plays exactly as
+        nobody reads; wording them costs a fifth of a playout or more). Such a state plays exactly as
         ``state`` does, but it cannot be viewed or saved (ValueError)."""
         new = dict(state)
         new["log"] = None
