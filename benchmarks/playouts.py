@@ -4,9 +4,9 @@
 
 Prints, per game and player count, the median and 90th-percentile time of one whole
 random game (setup, then ``to_act``, ``listed_actions`` and ``apply_listed`` at every
-step, as a search plays) and games per second. The games
-are played as a search plays them, on unlogged states (``Game.unlogged``: no move worded);
-``--logged`` plays them as the table does, every move worded in the log.
+step) and games per second. The games are played as a search plays them, on unlogged
+states (``Game.unlogged``: no move worded); ``--logged`` plays them as the table does,
+every move worded in the log.
 ``--wrappers`` also plays the same games through the engine's own hooks, past the base's
 public methods, and prints what share of the time those wrappers take.
 The time is the process's CPU time, not the wall clock: on a machine shared with other
