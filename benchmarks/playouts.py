@@ -3,7 +3,7 @@
     python benchmarks/playouts.py [--games 300] [--wrappers] [--logged] [GAME ...]
 
 Prints, per game and player count, the median and 90th-percentile time of one whole
-random game (setup, then ``to_act``, ``listed_actions`` and ``apply_listed`` at every
+random game (setup, then ``to_act``, ``random_action`` and ``apply_listed`` at every
 step) and games per second. The games are played as a search plays them, on unlogged
 states (``Game.unlogged``: no move worded); ``--logged`` plays them as the table does,
 every move worded in the log.
@@ -28,16 +28,16 @@ WARM_UP_GAMES = 20
 
 
 def hooks_playout(game, players, seed, logged):
-    """random_playout's game, played through the engine's hooks (``_to_act``,
-    ``_legal_actions``, ``_copy``, ``_apply``) instead of the base's public methods: no
-    seat or turn checks, no wrappers. Only to measure what the wrappers cost."""
+    """random_playout's game, played through the engine's hooks (``_to_act``, ``_copy``,
+    ``_apply``) instead of the base's public methods: no seat or turn checks, no wrappers.
+    Only to measure what the wrappers cost."""
     chooser = random.Random(seed)
     state = game.setup(players, seed)
     if not logged:
         state = game.unlogged(state)
     while state["result"] is None:
         seat = chooser.choice(game._to_act(state))
-        action = chooser.choice(game._legal_actions(state, seat))
+        action = game.random_action(state, seat, chooser.randrange)  # no wrapper to pass by
         state = game._copy(state)
         state["version"] += 1
         rng = Rng(state["rng"])

@@ -35,7 +35,7 @@ def random_playout(game: Game, players: int, seed: int, options: dict | None = N
         if len(actions) >= MAX_STEPS:
             raise GameDidNotEnd(f"{game.id} seed {seed} did not end after {MAX_STEPS} actions")
         seat = chooser.choice(game.to_act(state))
-        action = chooser.choice(game.listed_actions(state, seat))  # the seat comes from to_act
+        action = game.random_action(state, seat, chooser.randrange)  # the seat comes from to_act
         state = game.apply_listed(state, seat, action)  # taken from the list: no need to check it
         actions.append((seat, action))
     return state, actions

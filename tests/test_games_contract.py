@@ -10,6 +10,7 @@ For every game id and every player count, seeded random games run through
 * ``load(dump(s)) == s`` and views are JSON;
 * listed actions apply, and a sample of unlisted ones is refused with IllegalAction,
   saying why in English and in Japanese, without changing the state;
+* ``random_action`` picks what one draw from the list would pick, at every index;
 * ``waiting_for`` is a part of ``to_act``;
 
 and every game ends with a result whose summary is in both languages, replaying its
@@ -83,6 +84,11 @@ def _deep_checks(game, state, chooser, hidden_seen):
         legal = game.legal_actions(state, seat)
         assert legal, f"seat {seat} must act but has no legal action"
         assert all(game._is_legal(state, seat, action) for action in legal), "a listed action is not legal"
+        for index, action in enumerate(legal):  # random_action picks as a draw from the list would
+            draws = []
+            picked = game.random_action(state, seat, lambda n: draws.append(n) or index)
+            assert draws == [len(legal)], f"random_action drew {draws} for a list of {len(legal)}"
+            assert picked == action and json.dumps(picked) == json.dumps(action), f"random_action picked {picked} for {action}"
         for action in chooser.sample(legal, min(4, len(legal))):
             json.dumps(action)
             assert isinstance(action.get("type"), str)

@@ -35,7 +35,7 @@ one that does not takes off): less than a point, so a move that scores still com
 
 
 def uniform(game: Game, state: dict, seat: int, rng: Rng) -> dict:
-    return rng.choice(game.listed_actions(state, seat))
+    return game.random_action(state, seat, rng.randbelow)  # what rng.choice of the list picks
 
 
 def swap5_best_of_few(game: Game, state: dict, seat: int, rng: Rng) -> dict:

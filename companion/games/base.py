@@ -276,6 +276,17 @@ class Game:
         :meth:`legal_actions`."""
         return self._legal_actions(state, seat)
 
+    def random_action(self, state: dict, seat: int, randbelow: Callable[[int], int]) -> dict:
+        """One of :meth:`listed_actions` picked uniformly at random: exactly
+        ``listed[randbelow(len(listed))]``, the same action for the same single draw.
+        ``randbelow(n)`` gives a whole number in [0, n) (``Rng.randbelow``, or
+        ``random.Random.randrange``, which draws as ``choice`` does). Random playouts pick
+        a move at every step; an engine whose lists are long may override this to count its
+        moves and build only the one drawn, in the order :meth:`_legal_actions` lists them.
+        The contract tests hold every engine to this definition."""
+        listed = self._legal_actions(state, seat)
+        return listed[randbelow(len(listed))]
+
     def check(self, state: dict, seat: int, action: Any) -> None:
         """Raise IllegalAction, saying why, unless ``action`` is one of ``legal_actions``.
 

@@ -372,6 +372,55 @@ class LionSquare(Game):
             append({"type": "take", "column": left + column})
         return actions
 
+    def random_action(self, state: dict, seat: int, randbelow) -> dict:
+        # A playout takes one move of each list, and the lists hold over a thousand moves
+        # a game: draw first, then build only the move drawn, in _legal_actions' order. A
+        # place step lists every card at every open cell (some 22 moves); a turn, open cell
+        # by open cell, the held cards of a colour the cell touches (in hand order), then
+        # the rows, then the columns: counted by colour, the cell drawn is found without
+        # building a move. A pass and the round's first card list a few cards.
+        field = state["field"]
+        step = state["step"]
+        if step == "pass" or not field:
+            return super().random_action(state, seat, randbelow)
+        hand = state["hands"][seat]
+        top, left, colour_at, shape = _placed(field)
+        cells = shape.open_cells
+        if step != "turn":
+            drawn = randbelow(len(hand) * len(cells))
+            row, column, _ = cells[drawn % len(cells)]
+            return {"type": "place", "card": hand[drawn // len(cells)], "cell": [top + row, left + column]}
+        held: dict[str | None, int] = {}  # colour -> cards of it in hand (None: gazelles, which fit anywhere)
+        for card in hand:
+            colour = _COLOR[card]
+            held[colour] = held.get(colour, 0) + 1
+        fitting = []  # per open cell: the colours it touches, and how many held cards have one
+        plays = 0
+        for _, _, touching in cells:
+            colours = set(touching(colour_at))
+            count = 0
+            for colour in colours:
+                count += held.get(colour, 0)
+            fitting.append((colours, count))
+            plays += count
+        rows, columns = shape.rows, shape.columns
+        drawn = randbelow(plays + len(rows) + len(columns))
+        if drawn >= plays:
+            drawn -= plays
+            if drawn < len(rows):
+                return {"type": "take", "row": top + rows[drawn]}
+            return {"type": "take", "column": left + columns[drawn - len(rows)]}
+        for (row, column, _), (colours, count) in zip(cells, fitting):
+            if drawn >= count:
+                drawn -= count
+                continue
+            for card in hand:
+                if _COLOR[card] in colours:
+                    if not drawn:
+                        return {"type": "play", "card": card, "cell": [top + row, left + column]}
+                    drawn -= 1
+        raise AssertionError("the draw fell outside the plays counted")
+
     # ------------------------------------------------------------------ carrying out a move
 
     def _apply(self, state: dict, seat: int, action: dict, rng: Rng) -> None:
