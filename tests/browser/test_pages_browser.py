@@ -229,6 +229,55 @@ def test_meow_oracle_three_phones_join_and_play_a_full_round(live, new_phone):
             expect(page.locator(".seats li").nth(other)).to_contain_text(f"Wins: {wins}")
 
 
+# The answer to the first move reaches the page's script only once the test lets it through,
+# as on a slow phone: the server has taken the move, and the event stream runs on meanwhile.
+HOLD_THE_FIRST_MOVES_ANSWER = """
+  const fetchNow = window.fetch.bind(window);
+  let letThrough;
+  const lateAnswer = new Promise((resolve) => { letThrough = resolve; });
+  window.letTheAnswerThrough = () => letThrough();
+  window.fetch = async (path, options) => {
+    const response = await fetchNow(path, options);
+    if (path === "/api/actions") {
+      window.answerHeld = true;
+      await lateAnswer;
+    }
+    return response;
+  };
+"""
+
+
+def test_a_choice_made_before_the_last_moves_answer_arrives_is_kept(live, new_phone):
+    """The event stream may bring the new view before the answer to the move that made it
+    (a loaded phone or server), and the player may already choose the next move on it: the
+    late answer must neither drop that choice nor leave its confirm greyed out."""
+    table = live.table
+    table.start_game("meow-oracle", 3, seed=5)  # seat 0 reveals three cards in a row
+    phone = new_phone()
+    phone.add_init_script(HOLD_THE_FIRST_MOVES_ANSWER)
+    join_by_url(phone, live, 0, "Aiko")
+    first, second = [action["cell"] for action in table.view(0)["actions"][:2]]
+
+    phone.locator(f'.mo-area.own button[data-cell="{cell_json(first)}"]').click()
+    phone.get_by_test_id("confirm").click()
+    phone.wait_for_function("window.answerHeld === true")
+    shows_current(phone, live)  # the new view, from the event stream
+    expect(phone.locator(f'.mo-area.own button[data-cell="{cell_json(first)}"]')).to_have_count(0)
+
+    phone.locator(f'.mo-area.own button[data-cell="{cell_json(second)}"]').click()
+    confirm = phone.get_by_test_id("confirm")
+    naming_second = f"Reveal the card at row {second[0] + 1}, column {second[1] + 1}"
+    expect(confirm).to_have_text(naming_second)
+    phone.evaluate("window.letTheAnswerThrough()")
+    expect(confirm).to_be_enabled()
+    expect(confirm).to_have_text(naming_second)
+
+    before = table.version
+    confirm.click()
+    assert table.wait(before, WAIT_SECONDS) > before, "the move did not reach the table"
+    assert table.action_log()[-1]["action"] == {"type": "reveal", "cell": second}
+
+
 # ------------------------------------------------------------------ every game draws
 
 

@@ -22,6 +22,7 @@ let picker = null;
 let renderer = generic;
 let wasWaitedFor = false;
 let sending = false;
+let sentPicker = null; // the picker whose choice was sent: no later view keeps that selection
 let hinting = false; // a hint has been asked for and not answered yet
 let note = ""; // why a greyed-out choice cannot be taken now; cleared by the next choice
 let seenUndos = null; // the undo entries of the log already seen (null before the first view)
@@ -80,11 +81,12 @@ async function refresh() {
   await accept(next);
 }
 
-/** Take `next` as the view on screen: keep the selection while the choices stay the same. */
+/** Take `next` as the view on screen: keep the selection while the choices stay the same,
+ * unless it is the one just sent. */
 async function accept(next) {
   if (view && next.version < view.version) return; // a newer view came by the event stream first
   renderer = await rendererFor(next.game);
-  const sameChoices = view && picker && JSON.stringify(view.actions) === JSON.stringify(next.actions);
+  const sameChoices = view && picker && picker !== sentPicker && JSON.stringify(view.actions) === JSON.stringify(next.actions);
   noticeUndos(next);
   view = next;
   if (!sameChoices) {
@@ -313,13 +315,16 @@ async function askHint() {
 async function send(action) {
   if (sending) return;
   sending = true;
+  sentPicker = picker;
   draw();
   try {
     const next = await api("/api/actions", { method: "POST", body: { action, version: view.version } });
     say("");
     sending = false;
-    view = null; // the answer is the new view: draw it as such, with a fresh picker
-    await accept(next);
+    // The answer is the new view, but the event stream may have brought it (or a newer one)
+    // first, and the player may already have chosen on it: that choice stays, now confirmable.
+    if (view && next.version < view.version) draw();
+    else await accept(next);
   } catch (error) {
     sending = false;
     say(error.message, "error");
