@@ -21,6 +21,9 @@ from companion.serve import Server
 from companion.table import Table
 from web import create_app
 
+ACTION_TIMEOUT_MS = 10_000
+"""How long a click or an expectation waits for the page before the test fails."""
+
 PHONE = {"viewport": {"width": 390, "height": 844}, "locale": "en-US", "has_touch": True, "is_mobile": True}
 
 
@@ -52,8 +55,11 @@ def live(tmp_path, browser):
 
 @pytest.fixture(scope="session")
 def browser():
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    # Assertions wait as long as actions do (set_default_timeout below sets only actions;
+    # expect keeps Playwright's 5 s): on a loaded 2-core machine a page may need longer.
+    expect.set_options(timeout=ACTION_TIMEOUT_MS)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield browser
@@ -67,7 +73,7 @@ def new_phone(browser):
 
     def make(**options):
         context = browser.new_context(**{**PHONE, **options})
-        context.set_default_timeout(10_000)
+        context.set_default_timeout(ACTION_TIMEOUT_MS)
         contexts.append(context)
         return context.new_page()
 
