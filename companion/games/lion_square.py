@@ -378,12 +378,16 @@ class LionSquare(Game):
         # place step lists every card at every open cell (some 22 moves); a turn, open cell
         # by open cell, the held cards of a colour the cell touches (in hand order), then
         # the rows, then the columns: counted by colour, the cell drawn is found without
-        # building a move. A pass and the round's first card list a few cards.
+        # building a move. A pass draws among the cards of the colours held most, the
+        # round's first card among the hand.
         field = state["field"]
         step = state["step"]
-        if step == "pass" or not field:
-            return super().random_action(state, seat, randbelow)
         hand = state["hands"][seat]
+        if step == "pass":
+            cards = _most_held(hand)
+            return {"type": "pass", "card": cards[randbelow(len(cards))]}
+        if not field:
+            return {"type": "place", "card": hand[randbelow(len(hand))], "cell": [0, 0]}
         top, left, colour_at, shape = _placed(field)
         cells = shape.open_cells
         if step != "turn":
