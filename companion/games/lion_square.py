@@ -349,22 +349,23 @@ class LionSquare(Game):
         field = state["field"]
         if not field:  # the round's first card, or the placement after taking the last line
             return [{"type": "place", "card": card, "cell": [0, 0]} for card in hand]
-        top, left, colour_at, shape = _placed(field)
+        top, left, bits_at, shape = _placed(field)
         if step != "turn":  # "place": any card, obeying only [1] and [2]
             cells = [(top + row, left + column) for row, column, _ in shape.open_cells]
             return [{"type": "place", "card": card, "cell": [r, c]} for card in hand for r, c in cells]
-        # Rule [4] (which implies [3]): a card must touch its colour. A gazelle in hand has
-        # no colour and needs none: its None is among every cell's colours (_ANYWHERE). One
-        # on the field has the colour None too, which no other card has.
+        # Rule [4] (which implies [3]): a card must touch its colour, i.e. share a bit with
+        # the colours the cell touches (see _HAND_BIT: a gazelle in hand fits anywhere).
         # (Plain loops: in this hot path they cost less than nested comprehensions.)
-        held = [(card, _COLOR[card]) for card in hand]
+        held = [(card, _HAND_BIT[card]) for card in hand]
         actions = []
         append = actions.append  # a playout lists some 600 plays and takes a game
         for row, column, touching in shape.open_cells:
-            colours = touching(colour_at)
+            colours = 0
+            for bit in touching(bits_at):
+                colours |= bit
             r, c = top + row, left + column
-            for card, color in held:
-                if color in colours:
+            for card, bit in held:
+                if bit & colours:
                     append({"type": "play", "card": card, "cell": [r, c]})
         for row in shape.rows:
             append({"type": "take", "row": top + row})
@@ -377,9 +378,10 @@ class LionSquare(Game):
         # a game: draw first, then build only the move drawn, in _legal_actions' order. A
         # place step lists every card at every open cell (some 22 moves); a turn, open cell
         # by open cell, the held cards of a colour the cell touches (in hand order), then
-        # the rows, then the columns: counted by colour, the cell drawn is found without
-        # building a move. A pass draws among the cards of the colours held most, the
-        # round's first card among the hand.
+        # the rows, then the columns: counted by colour (a table per mix of colours in
+        # hand, see _by_mix), the cell drawn is found without building a move. A pass
+        # draws among the cards of the colours held most, the round's first card among
+        # the hand.
         field = state["field"]
         step = state["step"]
         hand = state["hands"][seat]
@@ -388,23 +390,20 @@ class LionSquare(Game):
             return {"type": "pass", "card": cards[randbelow(len(cards))]}
         if not field:
             return {"type": "place", "card": hand[randbelow(len(hand))], "cell": [0, 0]}
-        top, left, colour_at, shape = _placed(field)
+        top, left, bits_at, shape = _placed(field)
         cells = shape.open_cells
         if step != "turn":
             drawn = randbelow(len(hand) * len(cells))
             row, column, _ = cells[drawn % len(cells)]
             return {"type": "place", "card": hand[drawn // len(cells)], "cell": [top + row, left + column]}
-        held: dict[str | None, int] = {}  # colour -> cards of it in hand (None: gazelles, which fit anywhere)
-        for card in hand:
-            colour = _COLOR[card]
-            held[colour] = held.get(colour, 0) + 1
+        fits = _by_mix(hand)[0]
         fitting = []  # per open cell: the colours it touches, and how many held cards have one
         plays = 0
         for _, _, touching in cells:
-            colours = set(touching(colour_at))
-            count = 0
-            for colour in colours:
-                count += held.get(colour, 0)
+            colours = 0
+            for bit in touching(bits_at):
+                colours |= bit
+            count = fits[colours]
             fitting.append((colours, count))
             plays += count
         rows, columns = shape.rows, shape.columns
@@ -419,7 +418,7 @@ class LionSquare(Game):
                 drawn -= count
                 continue
             for card in hand:
-                if _COLOR[card] in colours:
+                if _HAND_BIT[card] & colours:
                     if not drawn:
                         return {"type": "play", "card": card, "cell": [top + row, left + column]}
                     drawn -= 1
@@ -738,14 +737,10 @@ def _with(hand: list[str], card: str) -> list[str]:
 
 
 def _most_held(hand: list[str]) -> list[str]:
-    """The cards of the colours held most (hand adjustment): any tied colour, any number."""
-    counts: dict[str | None, int] = {}
-    for card in hand:
-        color = _COLOR[card]
-        counts[color] = counts.get(color, 0) + 1
-    counts[None] = 0  # gazelles have no colour: they never count, and are never among the most held
-    most = max(counts.values())
-    return [card for card in hand if counts[_COLOR[card]] == most] if most else []
+    """The cards of the colours held most (hand adjustment): any tied colour, any number;
+    never a gazelle, which has no colour."""
+    most = _by_mix(hand)[1]
+    return [card for card in hand if _HAND_BIT[card] & most]
 
 
 def _box(cells) -> tuple[int, int, int, int]:
@@ -765,17 +760,54 @@ _CORNER = _WINDOW + 1
 """The window number of the box's top-left cell: a card at [row, column] of the box is
 number ``row * _WINDOW + column + _CORNER``."""
 _ANYWHERE = _WINDOW * _WINDOW
-"""A number outside the window whose colour is always None, the colour of a gazelle: every
-open cell's getter also picks it, so a gazelle in hand (which needs no colour) finds its
-colour at every cell, and a play is legal when its card's colour is among the cell's."""
+"""A number outside the window that every open cell's getter also picks: there lies
+_ANYWHERE_BIT, which only a gazelle in hand has (it needs no colour)."""
+
+# Colours as bits, so that the colours a cell touches are one whole number and a card fits
+# a cell when its bit is among them (rule [4]): a species i is bit i.
+_ANYWHERE_BIT = 1 << len(SPECIES)
+_SPECIES_BIT = {s["id"]: 1 << i for i, s in enumerate(SPECIES)}
+_FIELD_BIT = {card: _SPECIES_BIT[_COLOR[card]] for card in CARNIVORES} | {card: 0 for card in GAZELLES}
+"""A card on the field -> its colour bit; a gazelle has no colour and lends none."""
+_HAND_BIT = {card: _SPECIES_BIT[_COLOR[card]] for card in CARNIVORES} | {card: _ANYWHERE_BIT for card in GAZELLES}
+"""A card in hand -> the bit a cell must touch for it: a gazelle's is at every cell."""
+
+_MIX_BITS = CARNIVORE_COUNT.bit_length()
+_MIX = {card: 1 << _MIX_BITS * (_HAND_BIT[card].bit_length() - 1) for card in _HAND_BIT}
+"""A card -> its share of a hand's mix of colours: summed over a hand, field i of _MIX_BITS
+bits counts its cards of colour bit i (the gazelles' field, the last, is unbounded)."""
+_BY_MIX: dict[int, tuple[tuple[int, ...], int]] = {}
+"""A hand's mix -> what :func:`_by_mix` says of it, worked out the first time the mix is
+met. Bounded: a hand holds some ten cards at most, so with the 5 species and the gazelles
+there are a few thousand mixes (200 playouts meet some 750), each 64 numbers."""
+
+
+def _by_mix(hand: list[str]) -> tuple[tuple[int, ...], int]:
+    """What the mix of colours in ``hand`` allows, counted once per mix so that a move is
+    drawn without counting cards: how many of its cards fit a cell, by the colour bits the
+    cell touches (with _ANYWHERE_BIT, which every cell touches), and the bits of the
+    colours it holds most (hand adjustment; 0 when it holds only gazelles)."""
+    mix = sum(map(_MIX.__getitem__, hand))
+    known = _BY_MIX.get(mix)
+    if known is None:
+        field = (1 << _MIX_BITS) - 1
+        counts = [mix >> (_MIX_BITS * i) & field for i in range(len(SPECIES))] + [mix >> (_MIX_BITS * len(SPECIES))]
+        fits = [0] * (_ANYWHERE_BIT << 1)
+        for colours in range(1, len(fits)):  # each from the one without its lowest bit
+            lowest = colours & -colours
+            fits[colours] = fits[colours ^ lowest] + counts[lowest.bit_length() - 1]
+        most = max(counts[:-1])  # gazelles have no colour: they never count
+        most_bits = sum(1 << i for i, count in enumerate(counts[:-1]) if count == most) if most else 0
+        known = _BY_MIX[mix] = (tuple(fits), most_bits)
+    return known
 
 
 @dataclass(frozen=True)
 class _Shape:
     open_cells: tuple[tuple[int, int, itemgetter], ...]
     """Each open cell as (row, column) in the box and a getter that picks out of the
-    colours by window number a tuple of the colours of the cards the cell touches, in
-    row-major order, and None (see _ANYWHERE)."""
+    colour bits by window number (see _placed) a tuple of the bits of the cards the cell
+    touches, in row-major order, and _ANYWHERE_BIT (see _ANYWHERE)."""
     touching: dict[int, itemgetter]
     """Open cell's window number -> that getter."""
     rows: tuple[int, ...]
@@ -808,19 +840,22 @@ def _shape(cards: frozenset[tuple[int, int]]) -> _Shape:
 
 _BOX = [(row, column) for row in range(3) for column in range(3)]
 _SHAPES = {
-    frozenset(row * _WINDOW + column + _CORNER for row, column in cards): _shape(cards)
+    sum(1 << (row * _WINDOW + column + _CORNER) for row, column in cards): _shape(cards)
     for cards in (
         frozenset(cell for bit, cell in enumerate(_BOX) if mask >> bit & 1) for mask in range(1, 1 << len(_BOX))
     )
     if min(row for row, _ in cards) == 0 and min(column for _, column in cards) == 0
 }
-"""The window numbers of a box's cards -> their :class:`_Shape`."""
+"""The window numbers of a box's cards, as the bits of one whole number -> their :class:`_Shape`."""
+_NO_CARDS = [0] * _ANYWHERE + [_ANYWHERE_BIT]
+"""Colour bits by window number before any card is put in: none, but at _ANYWHERE."""
 
 
-def _placed(field: list) -> tuple[int, int, dict[int, str | None], _Shape]:
-    """A non-empty field as the top-left corner of its box, its cards' colours by window
-    number (and None at _ANYWHERE), and its :class:`_Shape`."""
-    # One plain loop: cheaper here than min() over the entries (lists compare element by element).
+def _placed(field: list) -> tuple[int, int, list[int], _Shape]:
+    """A non-empty field as the top-left corner of its box, its cards' colour bits by window
+    number (a list, see _FIELD_BIT; _ANYWHERE_BIT at _ANYWHERE), and its :class:`_Shape`."""
+    # Plain loops, a list and a bit mask: a turn asks this first, and the playouts ask it
+    # at most of their steps (cheaper here than min() over the entries, a dict, a frozenset).
     top = left = 1 << 30
     for r, c, _ in field:
         if r < top:
@@ -828,12 +863,13 @@ def _placed(field: list) -> tuple[int, int, dict[int, str | None], _Shape]:
         if c < left:
             left = c
     corner = _CORNER - top * _WINDOW - left  # the window number of the field's cell [0, 0]
-    colour_at = {}
+    bits_at = _NO_CARDS.copy()
+    cards = 0
     for r, c, card in field:
-        colour_at[r * _WINDOW + c + corner] = _COLOR[card]
-    shape = _SHAPES[frozenset(colour_at)]
-    colour_at[_ANYWHERE] = None
-    return top, left, colour_at, shape
+        at = r * _WINDOW + c + corner
+        bits_at[at] = _FIELD_BIT[card]
+        cards |= 1 << at
+    return top, left, bits_at, _SHAPES[cards]
 
 
 def _may_put(field: list, kind: str, card: str, cell: list) -> bool:
@@ -843,15 +879,19 @@ def _may_put(field: list, kind: str, card: str, cell: list) -> bool:
     r, c = cell
     if not field:
         return r == 0 and c == 0
-    top, left, colour_at, shape = _placed(field)
+    top, left, bits_at, shape = _placed(field)
     row, column = r - top, c - left
     if not (-1 <= row <= 2 and -1 <= column <= 2):
         return False
     touching = shape.touching.get(row * _WINDOW + column + _CORNER)
     if touching is None:
         return False
-    colour = _COLOR[card]
-    return kind == "place" or colour in touching(colour_at)
+    if kind == "place":
+        return True
+    colours = 0
+    for bit in touching(bits_at):
+        colours |= bit
+    return bool(_HAND_BIT[card] & colours)
 
 
 def _origin(field: list) -> list[int] | None:
