@@ -128,11 +128,12 @@ class NetworkConfig:
 @dataclass(frozen=True)
 class BotsConfig:
     """How long each bot level thinks per move, in seconds of wall-clock time (docs/bots.md
-    gives the iterations per second: a Raspberry Pi Zero 2 W makes about a tenth of a laptop's)."""
+    gives the iterations per second: a Raspberry Pi Zero 2 W makes about a tenth of a laptop's).
+    ``strong`` thinks five times as long as ``normal``: at 5/3 it played SWAP 5 no better."""
 
-    easy_seconds: float = 0.5
-    normal_seconds: float = 1.5
-    strong_seconds: float = 2.5
+    easy_seconds: float = 0.2
+    normal_seconds: float = 0.55
+    strong_seconds: float = 2.75
     pause_seconds: float = 0.8  # a bot at the table moves no sooner than this after its turn came, so people can follow
 
 
