@@ -40,8 +40,9 @@ def test_the_arena_refuses_bad_requests(seats, kwargs, message):
 
 
 def test_the_arena_budgets_keep_the_configured_ratios():
-    found = budgets(["strong", "normal", "easy", "random"], None, 30, BotsConfig())
-    assert found == {"strong": {"iterations": 50}, "normal": {"iterations": 30}, "easy": {"iterations": 10}}
+    config = BotsConfig(easy_seconds=0.2, normal_seconds=0.6, strong_seconds=3.0)
+    found = budgets(["strong", "normal", "easy", "random"], None, 30, config)
+    assert found == {"strong": {"iterations": 150}, "normal": {"iterations": 30}, "easy": {"iterations": 10}}
 
 
 def test_the_arena_command_prints_one_json_object(capsys):
