@@ -104,14 +104,17 @@ class WorkerThinker:
         return future
 
     def close(self) -> None:
+        # The pool is stopped outside the lock: terminate() waits for the pool's thread that
+        # delivers answers, and an answer arriving meanwhile needs the lock (see think).
         with self._lock:
-            if self._pool is not None:
-                self._pool.terminate()
-                self._pool.join()
-                self._pool = None
-            for future in self._asked:
-                future.cancel()
-            self._asked.clear()
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.terminate()
+            pool.join()
+        with self._lock:
+            asked, self._asked = self._asked, set()
+        for future in asked:
+            future.cancel()
 
 
 class BotSeats:

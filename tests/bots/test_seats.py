@@ -296,3 +296,27 @@ def test_closing_the_worker_ends_a_long_search_at_once(table):
     thinker.close()
     assert time.monotonic() - began < 5
     assert future.cancelled()
+
+
+def test_closing_the_worker_lets_an_answer_arriving_meanwhile_through(table, monkeypatch):
+    # Stopping the pool waits for the pool's thread that delivers answers; an answer being
+    # delivered needs the thinker's lock, so closing must not hold it meanwhile (it did, and
+    # stopping the companion hung when a bot's answer came at that moment).
+    import multiprocessing.pool
+
+    from companion.bots.seats import WorkerThinker
+
+    table.start_game("swap5", 2, seed=2)
+    thinker = WorkerThinker(iterations=1)
+    future = thinker.think("swap5", table.view(0), level="normal", seconds=1)
+    delivered = threading.Event()
+    future.add_done_callback(lambda _: delivered.set())
+    terminate = multiprocessing.pool.Pool.terminate
+
+    def terminate_once_the_answer_came(pool):
+        assert delivered.wait(60), "the answer could not get through while the worker was being closed"
+        terminate(pool)
+
+    monkeypatch.setattr(multiprocessing.pool.Pool, "terminate", terminate_once_the_answer_came)
+    thinker.close()
+    assert future.result() in table.view(0)["actions"]
