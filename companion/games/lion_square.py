@@ -360,9 +360,7 @@ class LionSquare(Game):
         actions = []
         append = actions.append  # a playout lists some 600 plays and takes a game
         for row, column, touching in shape.open_cells:
-            colours = 0
-            for bit in touching(bits_at):
-                colours |= bit
+            colours = _colours_around(touching, bits_at)
             r, c = top + row, left + column
             for card, bit in held:
                 if bit & colours:
@@ -400,9 +398,7 @@ class LionSquare(Game):
         fitting = []  # per open cell: the colours it touches, and how many held cards have one
         plays = 0
         for _, _, touching in cells:
-            colours = 0
-            for bit in touching(bits_at):
-                colours |= bit
+            colours = _colours_around(touching, bits_at)
             count = fits[colours]
             fitting.append((colours, count))
             plays += count
@@ -872,6 +868,15 @@ def _placed(field: list) -> tuple[int, int, list[int], _Shape]:
     return top, left, bits_at, _SHAPES[cards]
 
 
+def _colours_around(touching: itemgetter, bits_at: list[int]) -> int:
+    """The colour bits an open cell touches, with _ANYWHERE_BIT: the OR of what its getter
+    (see _Shape) picks out of the colour bits by window number (see _placed)."""
+    colours = 0
+    for bit in touching(bits_at):
+        colours |= bit
+    return colours
+
+
 def _may_put(field: list, kind: str, card: str, cell: list) -> bool:
     """Whether ``card`` (held) may go on ``cell`` (two whole numbers): rules [1] and [2],
     and for a play [3] and [4]. The same tables as _legal_actions; :func:`_cell_problem`
@@ -888,10 +893,7 @@ def _may_put(field: list, kind: str, card: str, cell: list) -> bool:
         return False
     if kind == "place":
         return True
-    colours = 0
-    for bit in touching(bits_at):
-        colours |= bit
-    return bool(_HAND_BIT[card] & colours)
+    return bool(_HAND_BIT[card] & _colours_around(touching, bits_at))
 
 
 def _origin(field: list) -> list[int] | None:
