@@ -108,11 +108,10 @@ class WorkerThinker:
         # delivers answers, and an answer arriving meanwhile needs the lock (see think).
         with self._lock:
             pool, self._pool = self._pool, None
+            asked, self._asked = self._asked, set()
         if pool is not None:
             pool.terminate()
             pool.join()
-        with self._lock:
-            asked, self._asked = self._asked, set()
         for future in asked:
             future.cancel()
 

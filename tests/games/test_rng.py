@@ -11,7 +11,7 @@ def test_next64_is_splitmix64():
     assert [rng.next64() for _ in range(3)] == [0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F]
 
 
-def test_randbelow_stays_below_its_bound_and_refuses_no_room():
+def test_randbelow_stays_below_its_bound_and_refuses_a_bound_of_zero():
     rng = Rng.from_seed(1)
     assert {rng.randbelow(3) for _ in range(200)} == {0, 1, 2}
     with pytest.raises(ValueError, match="positive bound"):
