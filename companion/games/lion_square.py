@@ -16,7 +16,6 @@ import json
 from bisect import insort
 from dataclasses import dataclass
 from itertools import islice
-from operator import itemgetter
 from pathlib import Path
 
 from .base import Game, Words, seat_list, seat_ref
@@ -351,7 +350,7 @@ class LionSquare(Game):
             return [{"type": "place", "card": card, "cell": [0, 0]} for card in hand]
         top, left, bits_at, shape = _placed(field)
         if step != "turn":  # "place": any card, obeying only [1] and [2]
-            cells = [(top + row, left + column) for row, column, _ in shape.open_cells]
+            cells = [(top + row, left + column) for row, column in shape.open_cells]
             return [{"type": "place", "card": card, "cell": [r, c]} for card in hand for r, c in cells]
         # Rule [4] (which implies [3]): a card must touch its colour, i.e. share a bit with
         # the colours the cell touches (see _HAND_BIT: a gazelle in hand fits anywhere).
@@ -359,8 +358,8 @@ class LionSquare(Game):
         held = [(card, _HAND_BIT[card]) for card in hand]
         actions = []
         append = actions.append  # a playout lists some 600 plays and takes a game
-        for row, column, touching in shape.open_cells:
-            colours = _colours_around(touching, bits_at)
+        for (row, column), around in zip(shape.open_cells, shape.around):
+            colours = _colours_around(bits_at, around)
             r, c = top + row, left + column
             for card, bit in held:
                 if bit & colours:
@@ -384,24 +383,28 @@ class LionSquare(Game):
         step = state["step"]
         hand = state["hands"][seat]
         if step == "pass":
-            cards = _most_held(hand)
-            return {"type": "pass", "card": cards[randbelow(len(cards))]}
+            fits, most = _by_mix(hand)
+            drawn = randbelow(fits[most])  # the cards of the colours held most
+            for card in hand:
+                if _HAND_BIT[card] & most:
+                    if not drawn:
+                        return {"type": "pass", "card": card}
+                    drawn -= 1
         if not field:
             return {"type": "place", "card": hand[randbelow(len(hand))], "cell": [0, 0]}
         top, left, bits_at, shape = _placed(field)
         cells = shape.open_cells
         if step != "turn":
             drawn = randbelow(len(hand) * len(cells))
-            row, column, _ = cells[drawn % len(cells)]
+            row, column = cells[drawn % len(cells)]
             return {"type": "place", "card": hand[drawn // len(cells)], "cell": [top + row, left + column]}
         fits = _by_mix(hand)[0]
-        fitting = []  # per open cell: the colours it touches, and how many held cards have one
-        plays = 0
-        for _, _, touching in cells:
-            colours = _colours_around(touching, bits_at)
-            count = fits[colours]
-            fitting.append((colours, count))
-            plays += count
+        # How many held cards fit each open cell: _colours_around written out, which spares
+        # a call per cell and a list of the colours (a playout counts at nearly every turn).
+        counts = [
+            fits[bits_at[n] | bits_at[s] | bits_at[w] | bits_at[e] | _ANYWHERE_BIT] for n, s, w, e in shape.around
+        ]
+        plays = sum(counts)
         rows, columns = shape.rows, shape.columns
         drawn = randbelow(plays + len(rows) + len(columns))
         if drawn >= plays:
@@ -409,13 +412,15 @@ class LionSquare(Game):
             if drawn < len(rows):
                 return {"type": "take", "row": top + rows[drawn]}
             return {"type": "take", "column": left + columns[drawn - len(rows)]}
-        for (row, column, _), (colours, count) in zip(cells, fitting):
+        for index, count in enumerate(counts):
             if drawn >= count:
                 drawn -= count
                 continue
+            colours = _colours_around(bits_at, shape.around[index])
             for card in hand:
                 if _HAND_BIT[card] & colours:
                     if not drawn:
+                        row, column = cells[index]
                         return {"type": "play", "card": card, "cell": [top + row, left + column]}
                     drawn -= 1
         raise AssertionError("the draw fell outside the plays counted")
@@ -721,8 +726,9 @@ def _own(state: dict, key: str) -> list:
 
 def _without(hand: list[str], card: str) -> list[str]:
     """A copy of ``hand`` without ``card`` (held once: every card of the deck is unique)."""
-    at = hand.index(card)
-    return hand[:at] + hand[at + 1 :]
+    new = hand.copy()
+    new.remove(card)
+    return new
 
 
 def _with(hand: list[str], card: str) -> list[str]:
@@ -747,21 +753,23 @@ def _box(cells) -> tuple[int, int, int, int]:
 
 # The field's cards always fit in a 3 × 3 box (rule [2]). Relative to the top-left corner of
 # that box, a cell where a card may go lies in the window of rows and columns -1..2; the
-# window's cells are numbered row by row. Which cells are open, and which cards each touches,
-# depends only on where the cards lie in the box: the "shape". Every shape (at most 2**9) is
-# worked out once here, so that a move asks a table instead of walking the field.
+# window's cells are numbered row by row. Which cells are open, and which cells around each
+# may hold a card, depends only on where the cards lie in the box: the "shape". Every shape
+# (at most 2**9) is worked out once here, so that a move asks a table instead of walking
+# the field.
 
 _WINDOW = 4
 _CORNER = _WINDOW + 1
 """The window number of the box's top-left cell: a card at [row, column] of the box is
 number ``row * _WINDOW + column + _CORNER``."""
-_ANYWHERE = _WINDOW * _WINDOW
-"""A number outside the window that every open cell's getter also picks: there lies
-_ANYWHERE_BIT, which only a gazelle in hand has (it needs no colour)."""
+_NEVER_A_CARD = 0
+"""The window number of row -1, column -1, where no card ever lies: a side of an open cell
+that lies outside the box is read there (see _Shape.around)."""
 
 # Colours as bits, so that the colours a cell touches are one whole number and a card fits
 # a cell when its bit is among them (rule [4]): a species i is bit i.
 _ANYWHERE_BIT = 1 << len(SPECIES)
+"""A bit that every open cell touches and only a gazelle in hand has: it needs no colour."""
 _SPECIES_BIT = {s["id"]: 1 << i for i, s in enumerate(SPECIES)}
 _FIELD_BIT = {card: _SPECIES_BIT[_COLOR[card]] for card in CARNIVORES} | {card: 0 for card in GAZELLES}
 """A card on the field -> its colour bit; a gazelle has no colour and lends none."""
@@ -783,7 +791,9 @@ def _by_mix(hand: list[str]) -> tuple[tuple[int, ...], int]:
     drawn without counting cards: how many of its cards fit a cell, by the colour bits the
     cell touches (with _ANYWHERE_BIT, which every cell touches), and the bits of the
     colours it holds most (hand adjustment; 0 when it holds only gazelles)."""
-    mix = sum(map(_MIX.__getitem__, hand))
+    mix = 0
+    for card in hand:  # a plain loop: on hands of a few cards it costs less than sum(map(...))
+        mix += _MIX[card]
     known = _BY_MIX.get(mix)
     if known is None:
         field = (1 << _MIX_BITS) - 1
@@ -800,12 +810,13 @@ def _by_mix(hand: list[str]) -> tuple[tuple[int, ...], int]:
 
 @dataclass(frozen=True)
 class _Shape:
-    open_cells: tuple[tuple[int, int, itemgetter], ...]
-    """Each open cell as (row, column) in the box and a getter that picks out of the
-    colour bits by window number (see _placed) a tuple of the bits of the cards the cell
-    touches, in row-major order, and _ANYWHERE_BIT (see _ANYWHERE)."""
-    touching: dict[int, itemgetter]
-    """Open cell's window number -> that getter."""
+    open_cells: tuple[tuple[int, int], ...]
+    """The open cells, as (row, column) in the box."""
+    around: tuple[tuple[int, int, int, int], ...]
+    """For each open cell, in the same order, the window numbers of the cells north, south,
+    west and east of it; one outside the box is _NEVER_A_CARD."""
+    open_index: dict[tuple[int, int], int]
+    """An open cell's (row, column) -> its place in open_cells."""
     rows: tuple[int, ...]
     """The rows of the box that hold a card (a take names one of them)."""
     columns: tuple[int, ...]
@@ -817,18 +828,19 @@ def _shape(cards: frozenset[tuple[int, int]]) -> _Shape:
     height = max(row for row, _ in cards)
     width = max(column for _, column in cards)
     open_cells = []
+    around = []
     for row in range(max(height - 2, -1), 3):
         for column in range(max(width - 2, -1), 3):
-            if (row, column) in cards:
-                continue
-            around = tuple(
-                (row + dr) * _WINDOW + column + dc + _CORNER for dr, dc in _NEIGHBOURS if (row + dr, column + dc) in cards
-            )
-            if around:
-                open_cells.append((row, column, itemgetter(*around, _ANYWHERE)))
+            sides = [(row + dr, column + dc) for dr, dc in _NEIGHBOURS]
+            if (row, column) not in cards and any(side in cards for side in sides):
+                open_cells.append((row, column))
+                around.append(
+                    tuple(r * _WINDOW + c + _CORNER if 0 <= r < 3 and 0 <= c < 3 else _NEVER_A_CARD for r, c in sides)
+                )
     return _Shape(
         open_cells=tuple(open_cells),
-        touching={row * _WINDOW + column + _CORNER: colours for row, column, colours in open_cells},
+        around=tuple(around),
+        open_index={cell: index for index, cell in enumerate(open_cells)},
         rows=tuple(sorted({row for row, _ in cards})),
         columns=tuple(sorted({column for _, column in cards})),
     )
@@ -843,13 +855,13 @@ _SHAPES = {
     if min(row for row, _ in cards) == 0 and min(column for _, column in cards) == 0
 }
 """The window numbers of a box's cards, as the bits of one whole number -> their :class:`_Shape`."""
-_NO_CARDS = [0] * _ANYWHERE + [_ANYWHERE_BIT]
-"""Colour bits by window number before any card is put in: none, but at _ANYWHERE."""
+_NO_CARDS = [0] * (_WINDOW * _WINDOW)
+"""Colour bits by window number before any card is put in."""
 
 
 def _placed(field: list) -> tuple[int, int, list[int], _Shape]:
     """A non-empty field as the top-left corner of its box, its cards' colour bits by window
-    number (a list, see _FIELD_BIT; _ANYWHERE_BIT at _ANYWHERE), and its :class:`_Shape`."""
+    number (a list, see _FIELD_BIT), and its :class:`_Shape`."""
     # Plain loops, a list and a bit mask: a turn asks this first, and the playouts ask it
     # at most of their steps (cheaper here than min() over the entries, a dict, a frozenset).
     top = left = 1 << 30
@@ -868,13 +880,11 @@ def _placed(field: list) -> tuple[int, int, list[int], _Shape]:
     return top, left, bits_at, _SHAPES[cards]
 
 
-def _colours_around(touching: itemgetter, bits_at: list[int]) -> int:
-    """The colour bits an open cell touches, with _ANYWHERE_BIT: the OR of what its getter
-    (see _Shape) picks out of the colour bits by window number (see _placed)."""
-    colours = 0
-    for bit in touching(bits_at):
-        colours |= bit
-    return colours
+def _colours_around(bits_at: list[int], around: tuple[int, int, int, int]) -> int:
+    """The colour bits an open cell touches, with _ANYWHERE_BIT: those of the cards at its
+    sides ``around`` (see _Shape.around) in ``bits_at`` (see _placed)."""
+    north, south, west, east = around
+    return bits_at[north] | bits_at[south] | bits_at[west] | bits_at[east] | _ANYWHERE_BIT
 
 
 def _may_put(field: list, kind: str, card: str, cell: list) -> bool:
@@ -885,15 +895,10 @@ def _may_put(field: list, kind: str, card: str, cell: list) -> bool:
     if not field:
         return r == 0 and c == 0
     top, left, bits_at, shape = _placed(field)
-    row, column = r - top, c - left
-    if not (-1 <= row <= 2 and -1 <= column <= 2):
+    index = shape.open_index.get((r - top, c - left))
+    if index is None:
         return False
-    touching = shape.touching.get(row * _WINDOW + column + _CORNER)
-    if touching is None:
-        return False
-    if kind == "place":
-        return True
-    return bool(_HAND_BIT[card] & _colours_around(touching, bits_at))
+    return kind == "place" or bool(_HAND_BIT[card] & _colours_around(bits_at, shape.around[index]))
 
 
 def _origin(field: list) -> list[int] | None:
