@@ -248,6 +248,29 @@ class MeowOracle(Game):
             for row, column in compress(ROW_COLUMN, map(not_, up))  # the cells without a face-up card
         ]
 
+    def random_action(self, state: dict, seat: int, randbelow) -> dict:
+        # A playout takes one move of each list: draw first, then build only the move
+        # drawn, in _legal_actions' order (each list is a product: cells, or cards by
+        # receivers, or cards by free cells), instead of building every move to keep one.
+        step = state["step"]
+        if step == "reveal":
+            cells = list(compress(ROW_COLUMN, state["down"][seat]))
+            drawn = randbelow(len(cells) + (1 if state["aside"][seat] else 0))
+            if drawn == len(cells):
+                return {"type": "reveal", "from": "aside"}
+            row, column = cells[drawn]
+            return {"type": "reveal", "cell": [row, column]}
+        if step == "give":
+            receivers = list(dict.fromkeys(state["owed"]))
+            drawn = randbelow(len(state["revealed"]) * len(receivers))
+            card = state["revealed"][drawn // len(receivers)]
+            return {"type": "give", "card": card, "to": receivers[drawn % len(receivers)]}
+        cards = state["to_place"][seat]
+        cells = list(compress(ROW_COLUMN, map(not_, state["up"][seat])))
+        drawn = randbelow(len(cards) * len(cells))
+        row, column = cells[drawn % len(cells)]
+        return {"type": "place", "card": cards[drawn // len(cells)], "cell": [row, column]}
+
     # ------------------------------------------------------------------ playing
 
     def _apply(self, state: dict, seat: int, action: dict, rng: Rng) -> None:
