@@ -390,7 +390,7 @@ class LionSquare(Game):
         hand = state["hands"][seat]
         if step == "pass":
             fits, most = _by_mix(hand)
-            drawn = randbelow(fits[most])  # the cards of the colours held most
+            drawn = randbelow(fits[most])  # fits[most]: how many cards of the colours held most
             for card in hand:
                 if _HAND_BIT[card] & most:
                     if not drawn:

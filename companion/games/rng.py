@@ -36,7 +36,7 @@ class Rng:
         return rng
 
     def next64(self) -> int:
-        """The next 64 random bits: a draw below 2**64, which is never drawn again."""
+        """The next 64 random bits: ``randbelow(2**64)``, whose every draw is below the bound."""
         return self.randbelow(_TWO64)
 
     def randbelow(self, n: int) -> int:
