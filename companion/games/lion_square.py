@@ -391,11 +391,7 @@ class LionSquare(Game):
         if step == "pass":
             fits, most = _by_mix(hand)
             drawn = randbelow(fits[most])  # fits[most]: how many cards of the colours held most
-            for card in hand:
-                if _HAND_BIT[card] & most:
-                    if not drawn:
-                        return {"type": "pass", "card": card}
-                    drawn -= 1
+            return {"type": "pass", "card": _nth_fitting(hand, most, drawn)}
         if not field:
             return {"type": "place", "card": hand[randbelow(len(hand))], "cell": [0, 0]}
         top, left, bits_at, shape = _placed(field)
@@ -424,13 +420,9 @@ class LionSquare(Game):
             if drawn >= count:
                 drawn -= count
                 continue
-            colours = _colours_around(bits_at, shape.around[index])
-            for card in hand:
-                if _HAND_BIT[card] & colours:
-                    if not drawn:
-                        row, column = cells[index]
-                        return {"type": "play", "card": card, "cell": [top + row, left + column]}
-                    drawn -= 1
+            card = _nth_fitting(hand, _colours_around(bits_at, shape.around[index]), drawn)
+            row, column = cells[index]
+            return {"type": "play", "card": card, "cell": [top + row, left + column]}
         raise AssertionError("the draw fell outside the plays counted")
 
     # ------------------------------------------------------------------ carrying out a move
@@ -751,6 +743,17 @@ def _most_held(hand: list[str]) -> list[str]:
     never a gazelle, which has no colour."""
     most = _by_mix(hand)[1]
     return [card for card in hand if _HAND_BIT[card] & most]
+
+
+def _nth_fitting(hand: list[str], colours: int, drawn: int) -> str:
+    """The card ``drawn`` (from 0, in hand order) among the cards of ``hand`` whose bit (see
+    _HAND_BIT) is among the bits ``colours``: how a draw picks a pass or a play."""
+    for card in hand:
+        if _HAND_BIT[card] & colours:
+            if not drawn:
+                return card
+            drawn -= 1
+    raise AssertionError("the draw fell outside the cards counted")
 
 
 def _box(cells) -> tuple[int, int, int, int]:
