@@ -234,18 +234,18 @@ class MeowOracle(Game):
     def _legal_actions(self, state: dict, seat: int) -> list[dict]:
         step = state["step"]
         if step == "reveal":
-            actions = [{"type": "reveal", "cell": [row, column]} for row, column in compress(ROW_COLUMN, state["down"][seat])]
+            actions = [{"type": "reveal", "cell": [row, column]} for row, column in _face_down(state["down"][seat])]
             if state["aside"][seat]:
                 actions.append({"type": "reveal", "from": "aside"})
             return actions
         if step == "give":
-            receivers = dict.fromkeys(state["owed"])  # each owed seat once, in order
+            receivers = _receivers(state["owed"])
             return [{"type": "give", "card": card, "to": to} for card in state["revealed"] for to in receivers]
         up = state["up"][seat]
         return [
             {"type": "place", "card": card, "cell": [row, column]}
             for card in state["to_place"][seat]
-            for row, column in compress(ROW_COLUMN, map(not_, up))  # the cells without a face-up card
+            for row, column in _free(up)
         ]
 
     def random_action(self, state: dict, seat: int, randbelow) -> dict:
@@ -254,19 +254,19 @@ class MeowOracle(Game):
         # receivers, or cards by free cells), instead of building every move to keep one.
         step = state["step"]
         if step == "reveal":
-            cells = list(compress(ROW_COLUMN, state["down"][seat]))
+            cells = list(_face_down(state["down"][seat]))
             drawn = randbelow(len(cells) + (1 if state["aside"][seat] else 0))
             if drawn == len(cells):
                 return {"type": "reveal", "from": "aside"}
             row, column = cells[drawn]
             return {"type": "reveal", "cell": [row, column]}
         if step == "give":
-            receivers = list(dict.fromkeys(state["owed"]))
+            receivers = list(_receivers(state["owed"]))
             drawn = randbelow(len(state["revealed"]) * len(receivers))
             card = state["revealed"][drawn // len(receivers)]
             return {"type": "give", "card": card, "to": receivers[drawn % len(receivers)]}
         cards = state["to_place"][seat]
-        cells = list(compress(ROW_COLUMN, map(not_, state["up"][seat])))
+        cells = list(_free(state["up"][seat]))
         drawn = randbelow(len(cards) * len(cells))
         row, column = cells[drawn % len(cells)]
         return {"type": "place", "card": cards[drawn // len(cells)], "cell": [row, column]}
@@ -584,6 +584,22 @@ class MeowOracle(Game):
         state in place before taking its own copy (see :func:`_own`; the base replaces the
         log), so an action copies only what it changes."""
         return dict(state)
+
+
+def _face_down(down: list) -> compress:
+    """The (row, column) of the cells of an area that still hold a face-down card."""
+    return compress(ROW_COLUMN, down)
+
+
+def _free(up: list) -> compress:
+    """The (row, column) of the cells of an area without a face-up card."""
+    return compress(ROW_COLUMN, map(not_, up))
+
+
+def _receivers(owed: list[int]) -> dict[int, None]:
+    """The seats still owed a revealed card, each once, in the order they are owed: the keys
+    of a dict."""
+    return dict.fromkeys(owed)
 
 
 def _own(state: dict, key: str, seat: int | None = None) -> list:
