@@ -164,6 +164,9 @@ def test_unit_runs_serve_as_a_fed_watchdogged_unprivileged_service():
     assert settings["ExecStart"] == [f"{EXEC_START} serve --config /etc/tabletop-companion/config.toml"]
     assert settings["Type"] == ["notify"] and settings["WatchdogSec"] == ["30"]
     assert settings["Restart"] == ["on-failure"]
+    # The stop signal goes to the companion alone, which stops the network supervisor (and its
+    # nmcli) first; systemd killing the nmcli under it made a warning at every stop.
+    assert settings["KillMode"] == ["mixed"]
     assert settings["User"] == ["tabletop-companion"]
     assert settings["SupplementaryGroups"] == ["gpio i2c spi"]
     assert settings["StateDirectory"] == ["tabletop-companion"]
