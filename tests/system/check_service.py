@@ -28,7 +28,7 @@ def unit_property(pi, name: str) -> str:
     return pi.run(f"systemctl show --property={name} --value {UNIT}").out.strip()
 
 
-def wait_ready(pi, previous_pid: str | None = None, timeout: float = 300) -> str:
+def wait_ready(pi, previous_pid: str | None = None, timeout: float = 900) -> str:
     """Wait until the unit is active (Type=notify: READY=1 was sent) with a main process
     other than ``previous_pid``, and the API answers through the forwarded port; its PID."""
     pi.wait_until(
@@ -111,7 +111,7 @@ def test_second_install_changes_nothing(installed):
     checksums = f"sha256sum {' '.join(INSTALLED_FILES)} /opt/tabletop-companion/venv/lib/python3*/site-packages/*.dist-info/RECORD"
     before_files = pi.run(checksums).out
     before_pid = unit_property(pi, "MainPID")
-    second = pi.run("cd /home/pi && runuser -u pi -- sudo tabletop-companion/systemd/install.sh", timeout=900)
+    second = pi.run("cd /home/pi && runuser -u pi -- sudo tabletop-companion/systemd/install.sh", timeout=1500)
     assert pi.run(checksums).out == before_files, "the second install changed installed files"
     assert unit_property(pi, "MainPID") == before_pid, f"the second install restarted the service:\n{second}"
     for step in ("Writing", "Installing the unit", "Restarting", "Creating", "Installing Debian packages", "Enabling"):
@@ -166,7 +166,7 @@ def test_watchdog_restarts_a_hung_service(table):
     restarts = int(unit_property(pi, "NRestarts"))
     hung = unit_property(pi, "MainPID")
     pi.run(f"kill -STOP {hung}")
-    pi.wait_until(f'journalctl -u {UNIT} -b --no-pager | grep -q "Watchdog timeout"', 120,
+    pi.wait_until(f'journalctl -u {UNIT} -b --no-pager | grep -q "Watchdog timeout"', 300,
                   "systemd to report the watchdog's timeout (WatchdogSec=30)")
     wait_ready(pi, previous_pid=hung)
     assert int(unit_property(pi, "NRestarts")) == restarts + 1

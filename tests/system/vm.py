@@ -226,7 +226,7 @@ class VirtualPi:
 
     # -- booting ----------------------------------------------------------------------------
 
-    def start(self, timeout: float = 600) -> None:
+    def start(self, timeout: float = 900) -> None:
         started = time.monotonic()
         overlay = self.workdir / "overlay.qcow2"
         subprocess.run(["qemu-img", "create", "-q", "-f", "qcow2", "-b", str(self.image.disk), "-F", "raw", str(overlay)], check=True)
@@ -239,7 +239,7 @@ class VirtualPi:
             "-smp", GUEST_CPUS, "-m", GUEST_MEMORY, "-nodefaults", "-display", "none", "-no-user-config",
             "-serial", f"file:{self.console}",
             "-kernel", str(self.image.kernel), "-initrd", str(self.image.initrd),
-            "-append", "root=/dev/vda rw console=ttyS0 net.ifnames=0 systemd.show_status=1",
+            "-append", "root=/dev/vda rw console=ttyS0 net.ifnames=0 systemd.show_status=error",
             "-drive", f"file={overlay},if=virtio,format=qcow2,cache=unsafe",
             "-netdev", f"user,id=net0,hostfwd=tcp:127.0.0.1:{self.http_port}-:80",
             "-device", "virtio-net-pci,netdev=net0",
@@ -268,7 +268,7 @@ class VirtualPi:
         self._wait(lambda: self.boot_id is not None and self.boot_id != previous_boot, timeout,
                    "the virtual Pi's agent to say hello after " + ("booting" if previous_boot is None else "rebooting"))
 
-    def reboot(self, timeout: float = 600) -> None:
+    def reboot(self, timeout: float = 900) -> None:
         previous = self.boot_id
         self._send({"id": next(self._ids), "sh": "systemctl reboot", "timeout": 60})
         self.wait_for_boot(previous, timeout)
