@@ -129,12 +129,26 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _doctor(args: argparse.Namespace) -> int:
+    import os
+    import subprocess
+
     from .config import load_config
 
-    from hardware.doctor import interactive, run_doctor  # the hardware only when asked for
+    from hardware import doctor  # the hardware only when asked for
 
-    config = load_config(args.config, {"hardware": args.hardware})
-    return run_doctor(config, ask_buttons=interactive() and not args.no_buttons)
+    path = args.config or doctor.default_config_path()
+    if os.geteuid() == 0 and os.path.exists(doctor.INSTALLED_UNIT) and not os.environ.get(doctor.IN_SERVICE):
+        # Root may do what the service may not: check with the installed unit's rights instead.
+        with open(doctor.INSTALLED_UNIT) as unit:
+            unit_text = unit.read()
+        arguments = [*(["--config", os.path.abspath(path)] if path else []),
+                     *(["--hardware", args.hardware] if args.hardware else []),
+                     *(["--no-buttons"] if args.no_buttons else [])]
+        print(f"Checking as the service runs (systemd-run with the settings of {doctor.INSTALLED_UNIT}):", flush=True)
+        return subprocess.run(doctor.as_service_command(unit_text, arguments)).returncode
+    config = load_config(path, {"hardware": args.hardware})
+    print(f"Checking {config.source or 'the built-in defaults'} as the user running this command:", flush=True)
+    return doctor.run_doctor(config, ask_buttons=doctor.interactive() and not args.no_buttons)
 
 
 def _export(args: argparse.Namespace) -> int:
@@ -207,7 +221,9 @@ def build_parser() -> argparse.ArgumentParser:
     network_plan.set_defaults(run=_network_plan)
 
     doctor = commands.add_parser("doctor", help="check the platform, display, buttons, data folder and port, and say what to fix")
-    doctor.add_argument("--config", help="the TOML configuration file (default: $COMPANION_CONFIG, else built-in defaults)")
+    doctor.add_argument("--config", help="the TOML configuration file (default: $COMPANION_CONFIG, else the installed "
+                        "/etc/tabletop-companion/config.toml, else built-in defaults); as root, the doctor checks "
+                        "with the installed service's user, groups, capabilities and sandbox")
     doctor.add_argument("--hardware", choices=("auto", "mock", "real"), help="check real hardware, mock, or auto (real on a Pi)")
     doctor.add_argument("--no-buttons", action="store_true", help="do not ask for each button to be pressed")
     doctor.set_defaults(run=_doctor)

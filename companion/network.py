@@ -79,6 +79,10 @@ class NetworkError(RuntimeError):
     """``nmcli`` failed, or NetworkManager is not there."""
 
 
+class NetworkCancelled(NetworkError):
+    """An nmcli call ended, or not started, because the companion is stopping (Nmcli.cancel)."""
+
+
 class Mode(enum.Enum):
     CLIENT = "client"  # on a known network (or NetworkManager not in charge)
     WAITING = "waiting"  # no network yet: NetworkManager is given JOIN_SECONDS to find one
@@ -261,6 +265,9 @@ class Nmcli:
         # nmcli itself gives up on an activation after 90 s: let it say why first.
         self.timeout = timeout
         self.secret = secret  # never shown in errors or the log
+        self._lock = threading.Lock()
+        self._running: set[subprocess.Popen] = set()
+        self._cancelled = False
 
     def available(self) -> str | None:
         """None when NetworkManager can be driven, else why not, in plain words."""
@@ -278,16 +285,38 @@ class Nmcli:
         """nmcli's output; NetworkError when it fails."""
         shown = " ".join(masked(arguments, self.secret)) if self.secret else " ".join(arguments)
         log.debug("nmcli %s", shown)
+        with self._lock:
+            if self._cancelled:
+                raise NetworkCancelled(f"nmcli {shown}: not run, the companion is stopping")
+            try:
+                process = subprocess.Popen(["nmcli", *arguments], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                           stderr=subprocess.PIPE, text=True)
+            except FileNotFoundError:
+                raise NetworkError("nmcli is not installed") from None
+            self._running.add(process)
         try:
-            result = subprocess.run(["nmcli", *arguments], capture_output=True, text=True, timeout=self.timeout)
-        except FileNotFoundError:
-            raise NetworkError("nmcli is not installed") from None
+            stdout, stderr = process.communicate(timeout=self.timeout)
         except subprocess.TimeoutExpired:
+            process.kill()
+            process.communicate()
             raise NetworkError(f"nmcli {shown} did not answer within {self.timeout:g} s") from None
-        if result.returncode != 0:
-            message = result.stderr.strip().replace(self.secret, "********") if self.secret else result.stderr.strip()
-            raise NetworkError(f"nmcli {shown} failed ({result.returncode}): {message}")
-        return result.stdout
+        finally:
+            with self._lock:
+                self._running.discard(process)
+        if self._cancelled:
+            raise NetworkCancelled(f"nmcli {shown}: ended, the companion is stopping")
+        if process.returncode != 0:
+            message = stderr.strip().replace(self.secret, "********") if self.secret else stderr.strip()
+            raise NetworkError(f"nmcli {shown} failed ({process.returncode}): {message}")
+        return stdout
+
+    def cancel(self) -> None:
+        """End the nmcli calls under way and refuse new ones (they raise NetworkCancelled):
+        the companion is stopping. NetworkManager itself finishes what it was asked."""
+        with self._lock:
+            self._cancelled = True
+            for process in self._running:
+                process.terminate()
 
     def wifi(self) -> Wifi | None:
         """The first Wi-Fi device, None when the machine has none."""
@@ -480,6 +509,8 @@ class Supervisor:
         while True:
             try:
                 self.step()
+            except NetworkCancelled:
+                return
             except NetworkError as error:
                 log.warning("%s (trying again in %g s)", error, self.poll_seconds)
             if wait(self.poll_seconds):
@@ -490,8 +521,11 @@ class Supervisor:
         self._thread.start()
 
     def stop(self, timeout: float = 5.0) -> None:
-        """End the thread (the access point stays up: the service may be back in a second)."""
+        """End the thread at once, ending the nmcli call under way (the access point stays
+        up: the service may be back in a second). Call it first when the companion stops:
+        its nmcli then ends as asked, not killed under it by the service's stop."""
         self._stop.set()
+        self.nmcli.cancel()
         if self._thread is not None:
             self._thread.join(timeout)
             self._thread = None

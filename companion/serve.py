@@ -287,7 +287,7 @@ def serve(config: Config) -> int:
         supervisor = network.start_supervisor(config, network_status)
         server = Server(app, config.host, config.port)
         for signum in (signal.SIGTERM, signal.SIGINT):
-            signal.signal(signum, lambda number, frame: _stop(server, number))
+            signal.signal(signum, lambda number, frame: _stop(server, supervisor, number))
         log.info("data directory: %s (table version %d)", config.data_dir, table.version)
         print(f"Tabletop Companion is ready: open {url} (players join at {url}J/{table.join_code})", flush=True)
         panel.start()
@@ -322,6 +322,9 @@ def _local_url(host: str, port: int) -> str:
     return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
 
 
-def _stop(server: Server, signum: int) -> None:
+def _stop(server: Server, supervisor: network.Supervisor | None, signum: int) -> None:
     log.info("%s received: stopping", signal.Signals(signum).name)
+    if supervisor is not None:
+        # First, so its nmcli call under way ends as asked rather than failing under it.
+        supervisor.stop()
     server.stop()

@@ -9,6 +9,7 @@ pressed (it is skipped when nobody is there to press: no terminal, or ``--no-but
 
 from __future__ import annotations
 
+import errno
 import os
 import platform
 import queue
@@ -23,6 +24,20 @@ from companion.config import Config, is_raspberry_pi
 from .buttons import ButtonEvent, Buttons, pin_factory
 from .display import DEVICE_FAULTS, device_factory
 
+INSTALLED_CONFIG = "/etc/tabletop-companion/config.toml"
+"""The configuration systemd/install.sh writes: what the doctor checks by default."""
+INSTALLED_UNIT = "/etc/systemd/system/companion.service"
+"""The unit systemd/install.sh installs: run as root, the doctor checks with its rights."""
+IN_SERVICE = "COMPANION_DOCTOR_AS_SERVICE"
+"""Set in the environment of the doctor that runs with the unit's settings (no second hop)."""
+NOT_CARRIED_OVER = {
+    # When the program starts, stops and restarts: the doctor is a one-shot command.
+    "Type", "NotifyAccess", "ExecStart", "ExecStartPre", "ExecStartPost", "ExecStop", "ExecStopPost",
+    "ExecReload", "Restart", "RestartSec", "RestartPreventExitStatus", "WatchdogSec", "TimeoutStartSec",
+    "TimeoutStopSec", "KillMode",
+    # Would remove the service user's IPC objects (the bots' worker's semaphores) when the doctor ends.
+    "RemoveIPC",
+}
 PRESS_SECONDS = 10.0
 OTHER_ADDRESSES = (0x3C, 0x3D)
 """Where SSD1306/SH1106 modules answer: 0x3C, or 0x3D with the address jumper moved."""
@@ -81,6 +96,40 @@ def run_doctor(config: Config, *, out: Callable[[str], None] = print, ask_button
     return 1 if report.failed else 0
 
 
+def default_config_path() -> str | None:
+    """The configuration the doctor checks without ``--config``: $COMPANION_CONFIG, else the
+    installed one (what the service runs with), else None (the built-in defaults)."""
+    return os.environ.get("COMPANION_CONFIG") or (INSTALLED_CONFIG if os.path.exists(INSTALLED_CONFIG) else None)
+
+
+def unit_settings(unit_text: str) -> list[str]:
+    """The ``Key=Value`` lines of a unit's [Service] section that say how its program runs:
+    its user, groups, capabilities, working directory, environment and sandbox."""
+    settings, section = [], None
+    for raw in unit_text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith(("#", ";")):
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            section = line[1:-1]
+        elif section == "Service" and "=" in line:
+            key = line.split("=", 1)[0].strip()
+            if key not in NOT_CARRIED_OVER:
+                settings.append(line)
+    return settings
+
+
+def as_service_command(unit_text: str, arguments: list[str]) -> list[str]:
+    """How root runs ``companion doctor ARGUMENTS`` as the service would run: ``systemd-run``
+    with the installed unit's user, groups, capabilities, working directory and sandbox,
+    its input and output passed through, waiting for its exit status."""
+    program = next(line.split("=", 1)[1].split()[0] for line in unit_text.splitlines()
+                   if line.strip().startswith("ExecStart="))
+    return ["systemd-run", "--quiet", "--wait", "--pipe", "--collect", "--service-type=exec",
+            f"--setenv={IN_SERVICE}=1", *(f"--property={setting}" for setting in unit_settings(unit_text)),
+            program, "doctor", *arguments]
+
+
 def _check_platform(report: Report, config: Config, mock: bool) -> None:
     model = _board_model()
     python = f"Python {platform.python_version()} on {platform.machine()}"
@@ -97,10 +146,16 @@ def _check_platform(report: Report, config: Config, mock: bool) -> None:
         factory = pin_factory(config.pin_factory, mock=False)
         factory.close()
         report.ok("GPIO", f"gpiozero's {config.pin_factory} pin factory works")
-    except Exception as error:  # ImportError, a missing /dev/gpiochip, permissions...
-        package = "python3-lgpio (or pip install lgpio)" if config.pin_factory == "lgpio" else "python3-rpi.gpio (or rpi-lgpio)"
+    except ImportError as error:
         report.fail("GPIO", f"the {config.pin_factory} pin factory fails: {error}",
-                    f"install {package}, and add the service user to the 'gpio' group")
+                    "run the installer again (sudo tabletop-companion/systemd/install.sh): on a Raspberry Pi it "
+                    "installs the GPIO libraries (lgpio, RPi.GPIO) into /opt/tabletop-companion/venv")
+    except Exception as error:  # a missing /dev/gpiochip, permissions...
+        report.fail("GPIO", f"the {config.pin_factory} pin factory fails: {error}",
+                    "the service reaches /dev/gpiochip* through the group 'gpio', which its unit grants "
+                    "(SupplementaryGroups): `ls -l /dev/gpiochip*` must show group gpio, as on Raspberry Pi OS "
+                    "(elsewhere a udev rule: SUBSYSTEM==\"gpio\", GROUP=\"gpio\", MODE=\"0660\"); "
+                    "run the doctor as root (sudo) to check with the service's rights")
 
 
 def _board_model() -> str:
@@ -211,10 +266,27 @@ def _check_port(report: Report, config: Config) -> None:
                         "run as the installed service (systemd grants it the port) or choose a port above 1023")
             return
         except OSError as error:
+            if error.errno == errno.EADDRINUSE and _companion_answers(config):
+                report.ok("port", f"{config.host}:{config.port} is served by the running companion")
+                return
             report.fail("port", f"{config.host}:{config.port} is not free ({error.strerror})",
-                        "is the companion already running? (systemctl status companion); else choose another port")
+                        "another program holds the port: stop it or choose another port")
             return
     report.ok("port", f"{config.host}:{config.port} is free")
+
+
+def _companion_answers(config: Config) -> bool:
+    """Whether the port is held by a companion (its /api/ping answers)."""
+    import json
+    import urllib.request
+
+    host = "127.0.0.1" if config.host in ("0.0.0.0", "") else "::1" if config.host == "::" else config.host
+    url = f"http://[{host}]:{config.port}/api/ping" if ":" in host else f"http://{host}:{config.port}/api/ping"
+    try:
+        with urllib.request.urlopen(url, timeout=2) as answer:
+            return json.load(answer) == {"ok": True}
+    except (OSError, ValueError):
+        return False
 
 
 #: What the service user must be allowed to ask NetworkManager (the installer's polkit rule).
@@ -255,7 +327,8 @@ def _check_network(report: Report, config: Config) -> None:
     if missing:
         report.warn("network", f"this user may not {', '.join(p.removeprefix('org.freedesktop.NetworkManager.') for p in missing)}",
                     "run the installer again (it writes /etc/polkit-1/rules.d/50-tabletop-companion.rules), "
-                    "and run the doctor as the service user: sudo -u tabletop-companion companion doctor")
+                    "and run the doctor as root, which checks with the service's rights: "
+                    "sudo /opt/tabletop-companion/venv/bin/companion doctor")
         return
     if wifi.connected and wifi.connection == network.PROFILE:
         found = f"own Wi-Fi {network.configured_ssid(config)!r} up on {wifi.device}"

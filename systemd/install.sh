@@ -23,9 +23,14 @@ readonly STATE_DIR=/var/lib/$APP
 # Always needed: venv for the virtual environment, avahi-daemon so phones find <name>.local,
 # fonts-misaki for Japanese names on the OLED (an 8-pixel bitmap font with kana and kanji).
 readonly BASE_PACKAGES=(python3-venv avahi-daemon fonts-misaki)
-# On a Pi: what the "pi" extra needs when pip has to build it (lgpio links liblgpio through
-# swig; RPi.GPIO is C), and i2c-tools for `i2cdetect`.
-readonly PI_PACKAGES=(python3-dev build-essential swig liblgpio-dev i2c-tools)
+# On a Pi: what the "pi" extra needs to build RPi.GPIO (C, published as source only), and
+# i2c-tools for `i2cdetect`.
+readonly PI_PACKAGES=(python3-dev build-essential i2c-tools)
+# What pip needs to build lgpio itself (it links liblgpio through swig), only where no lgpio
+# wheel fits: wheels are published for Python 3.11 and 3.12 on aarch64 and armv7l and need no
+# system library. Raspberry Pi OS has both packages, Debian has no liblgpio-dev: each is
+# installed where the system's archive offers it (docs/raspberry-pi.md, "Which systems").
+readonly PI_PACKAGES_WHERE_OFFERED=(swig liblgpio-dev)
 
 ROOT=${COMPANION_ROOT:-/}
 ROOT=${ROOT%/}  # "" for "/", so "$ROOT/etc" is "/etc"
@@ -62,15 +67,25 @@ else
     say "This is not a Raspberry Pi: installing without GPIO libraries; the OLED and buttons will be emulated."
 fi
 
-missing=()
+installed() { [ "$(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null)" = installed ]; }
+offered() { apt-cache policy "$1" 2>/dev/null | grep -q '^  Candidate: [^(]'; }
+missing=() optional=()
 for package in "${packages[@]}"; do
-    if [ "$(dpkg-query -W -f='${db:Status-Status}' "$package" 2>/dev/null)" != installed ]; then
-        missing+=("$package")
-    fi
+    if ! installed "$package"; then missing+=("$package"); fi
+done
+if $on_a_pi; then
+    for package in "${PI_PACKAGES_WHERE_OFFERED[@]}"; do
+        if ! installed "$package"; then optional+=("$package"); fi
+    done
+fi
+if [ ${#missing[@]} -gt 0 ]; then
+    apt-get update  # before asking the archive what it offers
+fi
+for package in "${optional[@]}"; do
+    if offered "$package"; then missing+=("$package"); fi
 done
 if [ ${#missing[@]} -gt 0 ]; then
     say "Installing Debian packages: ${missing[*]}"
-    apt-get update
     DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
 fi
 

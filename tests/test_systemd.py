@@ -28,6 +28,8 @@ HARMLESS_TOOLS = ("bash", "cat", "chmod", "cmp", "cp", "dirname", "grep", "insta
 # The fakes. State lives in $FAKE_STATE; every call is appended to $FAKE_STATE/calls.
 FAKES = {
     "dpkg-query": 'test -e "$FAKE_STATE/dpkg/${@: -1}" && printf installed || exit 1',
+    # The archive offers every package but those named in $FAKE_STATE/not-offered (one a line).
+    "apt-cache": 'if grep -qx "$2" "$FAKE_STATE/not-offered" 2>/dev/null; then echo "  Candidate: (none)"; else echo "  Candidate: 1.0"; fi',
     "apt-get": 'if [ "$1" = install ]; then shift 3; mkdir -p "$FAKE_STATE/dpkg"; for p in "$@"; do touch "$FAKE_STATE/dpkg/$p"; done; fi',
     "getent": 'grep -qx "$2" "$FAKE_STATE/$1" 2>/dev/null',
     "groupadd": 'echo "${@: -1}" >>"$FAKE_STATE/group"',
@@ -61,13 +63,14 @@ FAKES = {
 class Machine:
     """A throwaway root with fake system commands; ``run`` runs a script against it."""
 
-    def __init__(self, tmp_path: Path, raspberry_pi: bool = True, i2c_on: bool = True):
+    def __init__(self, tmp_path: Path, raspberry_pi: bool = True, i2c_on: bool = True, not_offered: tuple[str, ...] = ()):
         self.root = tmp_path / "root"
         self.state = tmp_path / "state"
         self.bin = tmp_path / "bin"
         for folder in (self.root, self.state, self.bin):
             folder.mkdir()
         (self.state / "code").write_text("version 1\n")
+        (self.state / "not-offered").write_text("".join(f"{package}\n" for package in not_offered))
         for name, body in FAKES.items():
             fake = self.bin / name
             fake.write_text(f'#!/bin/bash\necho "{name} $*" >>"$FAKE_STATE/calls"\n{body}\n')
@@ -117,7 +120,7 @@ class Machine:
 
 def changing(calls: list[str]) -> list[str]:
     """The calls that change the system (queries left out)."""
-    queries = ("dpkg-query", "getent", "systemctl is-", "hostname", "id ")
+    queries = ("dpkg-query", "apt-cache", "getent", "systemctl is-", "hostname", "id ")
     return [call for call in calls if not call.startswith(queries)]
 
 
@@ -161,9 +164,14 @@ def test_unit_runs_serve_as_a_fed_watchdogged_unprivileged_service():
     assert settings["ExecStart"] == [f"{EXEC_START} serve --config /etc/tabletop-companion/config.toml"]
     assert settings["Type"] == ["notify"] and settings["WatchdogSec"] == ["30"]
     assert settings["Restart"] == ["on-failure"]
+    # The stop signal goes to the companion alone, which stops the network supervisor (and its
+    # nmcli) first; systemd killing the nmcli under it made a warning at every stop.
+    assert settings["KillMode"] == ["mixed"]
     assert settings["User"] == ["tabletop-companion"]
     assert settings["SupplementaryGroups"] == ["gpio i2c spi"]
     assert settings["StateDirectory"] == ["tabletop-companion"]
+    # lgpio makes its notification pipe in the current directory: the one the service may write.
+    assert settings["WorkingDirectory"] == ["/var/lib/tabletop-companion"]
     # Port 80 by the one capability, not by root.
     assert settings["AmbientCapabilities"] == settings["CapabilityBoundingSet"] == ["CAP_NET_BIND_SERVICE"]
 
@@ -252,7 +260,7 @@ def test_install_on_a_raspberry_pi(tmp_path):
     machine = Machine(tmp_path)
     result = machine.run("install.sh")
     calls = machine.calls()
-    packages = "python3-venv avahi-daemon fonts-misaki python3-dev build-essential swig liblgpio-dev i2c-tools"
+    packages = "python3-venv avahi-daemon fonts-misaki python3-dev build-essential i2c-tools swig liblgpio-dev"
     assert changing(calls) == [
         "apt-get update",
         f"apt-get install -y --no-install-recommends {packages}",
@@ -273,6 +281,19 @@ def test_install_on_a_raspberry_pi(tmp_path):
     assert (machine.root / DNSMASQ_DROP_IN).read_bytes() == (SYSTEMD / "dnsmasq-shared.conf").read_bytes()
     assert "http://tabletop.local/" in result.stdout
     assert "I2C is off" not in result.stdout
+
+
+def test_install_on_a_pi_with_plain_debian_takes_only_what_its_archive_offers(tmp_path):
+    """Debian bookworm has no liblgpio-dev (Raspberry Pi OS has): the install goes on without
+    it, and pip takes the lgpio wheel, which needs no system library."""
+    machine = Machine(tmp_path, not_offered=("liblgpio-dev",))
+    machine.run("install.sh")
+    calls = changing(machine.calls())
+    assert calls[:2] == ["apt-get update", "apt-get install -y --no-install-recommends "
+                         "python3-venv avahi-daemon fonts-misaki python3-dev build-essential i2c-tools swig"]
+    assert f"pip install --quiet --disable-pip-version-check {PROJECT}[pi]" in calls
+    machine.run("install.sh")
+    assert not any(call.startswith("apt-get") for call in machine.calls()), "a second install asked apt again"
 
 
 def test_install_off_a_pi_skips_the_gpio_build_packages_and_says_the_hardware_is_emulated(tmp_path):

@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import http.server
+import os
 import socket
+import subprocess
+import threading
+from pathlib import Path
 
+import pytest
 from luma.core.device import dummy
 from luma.core.error import DeviceNotFoundError
 
+import hardware.doctor
+from companion.cli import main
 from companion.config import load_config
-from hardware.doctor import run_doctor
+from hardware.doctor import run_doctor, unit_settings
 
 
 def doctor(config, **options):
@@ -88,3 +96,103 @@ def test_a_taken_port_and_a_data_path_that_is_a_file(tmp_path):
     assert status == 1
     assert f"FAIL  data directory: {blocker} is a file, not a folder" in lines
     assert any(line.startswith(f"FAIL  port: 0.0.0.0:{config.port} is not free") for line in lines)
+
+
+# ---------------------------------------------------------------------------------------------
+# What the service really has: the installed configuration, the unit's rights (issue 22 point 3;
+# the virtual Pi runs the documented command for real: tests/system/check_service.py)
+
+UNIT = Path(__file__).resolve().parents[2] / "systemd" / "companion.service"
+
+
+def test_a_port_held_by_the_running_companion_is_not_a_failure(tmp_path):
+    class Ping(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            body = b'{"ok": true}'
+            self.send_response(200 if self.path == "/api/ping" else 404)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    with http.server.ThreadingHTTPServer(("0.0.0.0", 0), Ping) as companion:
+        threading.Thread(target=companion.serve_forever, daemon=True).start()
+        config = config_for(tmp_path, port=companion.server_address[1])
+        status, lines = doctor(config, ask_buttons=False)
+        companion.shutdown()
+    assert f"OK    port: 0.0.0.0:{config.port} is served by the running companion" in lines
+
+
+def test_the_units_settings_carry_its_user_groups_capability_and_sandbox_not_its_lifecycle():
+    settings = unit_settings(UNIT.read_text())
+    for setting in ("User=tabletop-companion", "SupplementaryGroups=gpio i2c spi",
+                    "AmbientCapabilities=CAP_NET_BIND_SERVICE", "WorkingDirectory=/var/lib/tabletop-companion",
+                    "ProtectSystem=strict", "DevicePolicy=closed", "DeviceAllow=char-gpiochip rw",
+                    "SystemCallFilter=~@privileged", "StateDirectory=tabletop-companion"):
+        assert setting in settings
+    keys = {setting.split("=", 1)[0] for setting in settings}
+    assert not keys & {"Type", "ExecStart", "Restart", "WatchdogSec", "KillMode", "RemoveIPC", "Description", "WantedBy"}
+
+
+@pytest.fixture
+def installed(tmp_path, monkeypatch):
+    """An installed unit and configuration where the doctor looks for them."""
+    config = tmp_path / "config.toml"
+    config.write_text(f'port = {free_port()}\ndata_dir = "{tmp_path / "data"}"\nhardware = "mock"\n')
+    unit = tmp_path / "companion.service"
+    unit.write_text(UNIT.read_text())
+    monkeypatch.setattr(hardware.doctor, "INSTALLED_CONFIG", str(config))
+    monkeypatch.setattr(hardware.doctor, "INSTALLED_UNIT", str(unit))
+    monkeypatch.delenv("COMPANION_CONFIG", raising=False)
+    monkeypatch.delenv(hardware.doctor.IN_SERVICE, raising=False)
+    return config
+
+
+def test_as_root_the_doctor_checks_with_the_installed_units_rights(installed, monkeypatch, capsys):
+    run = []
+    monkeypatch.setattr(os, "geteuid", lambda: 0)
+    monkeypatch.setattr(subprocess, "run", lambda argv: run.append(argv) or subprocess.CompletedProcess(argv, 0))
+    assert main(["doctor", "--no-buttons"]) == 0
+    [argv] = run
+    assert argv[:3] == ["systemd-run", "--quiet", "--wait"]
+    assert "--property=SupplementaryGroups=gpio i2c spi" in argv
+    assert "--property=AmbientCapabilities=CAP_NET_BIND_SERVICE" in argv
+    assert "--property=WorkingDirectory=/var/lib/tabletop-companion" in argv
+    assert argv[-5:] == ["/opt/tabletop-companion/venv/bin/companion", "doctor", "--config", str(installed), "--no-buttons"]
+    assert "Checking as the service runs" in capsys.readouterr().out
+
+
+def test_without_config_the_doctor_checks_the_installed_configuration(installed, monkeypatch, capsys):
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)  # a user, not root: checked here, as that user
+    main(["doctor", "--no-buttons"])
+    out = capsys.readouterr().out
+    assert f"Checking {installed} as the user running this command" in out
+    port = installed.read_text().split()[2]
+    assert f"0.0.0.0:{port}" in out
+
+
+def test_a_missing_gpio_library_is_mended_by_the_installer_not_by_a_group(tmp_path, monkeypatch):
+    def no_lgpio(name, mock):
+        raise ImportError("No module named 'lgpio'")
+
+    monkeypatch.setattr(hardware.doctor, "pin_factory", no_lgpio)
+    monkeypatch.setattr(hardware.doctor, "is_raspberry_pi", lambda: True)
+    status, lines = doctor(config_for(tmp_path, hardware="real", **{"display.driver": "none"}), mock=False, ask_buttons=False)
+    fixes = lines[lines.index("To fix:"):]
+    assert status == 1
+    assert any("systemd/install.sh" in fix for fix in fixes)
+    assert not any("to the 'gpio' group" in fix for fix in fixes)  # the installer never adds a user to gpio
+
+
+def test_a_gpio_chip_the_service_cannot_open_points_at_the_units_group(tmp_path, monkeypatch):
+    def denied(name, mock):
+        raise PermissionError(13, "Permission denied", "/dev/gpiochip0")
+
+    monkeypatch.setattr(hardware.doctor, "pin_factory", denied)
+    monkeypatch.setattr(hardware.doctor, "is_raspberry_pi", lambda: True)
+    status, lines = doctor(config_for(tmp_path, hardware="real", **{"display.driver": "none"}), mock=False, ask_buttons=False)
+    fix = lines[lines.index("To fix:") + 1]
+    assert "group 'gpio', which its unit grants" in fix and "sudo" in fix

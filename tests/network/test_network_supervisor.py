@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import logging
+import signal
 import stat
+import sys
+import time
 
 import pytest
 
@@ -193,6 +196,55 @@ def test_the_supervisor_thread_starts_and_stops(fake_network, tmp_path):
         supervisor.stop()
     assert supervisor._thread is None
     assert changed and changed[0].mode is Mode.WAITING  # no known network: it waits for one
+
+
+def test_stopping_ends_the_nmcli_call_under_way_at_once_and_warns_of_nothing(tmp_path, monkeypatch, caplog):
+    """The service's stop used to kill the supervisor's nmcli under it, which it then logged
+    as a failure every time: stopping the supervisor first ends its own call, quietly."""
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    started = tmp_path / "device-status-started"
+    nmcli = folder / "nmcli"
+    nmcli.write_text(f"""#!{sys.executable}
+import pathlib, sys, time
+if sys.argv[1:] == ["-t", "-f", "RUNNING", "general"]:
+    print("running")
+else:  # a device status that takes its time, as on a busy Pi
+    pathlib.Path({str(started)!r}).touch()
+    time.sleep(60)
+""")
+    nmcli.chmod(0o755)
+    monkeypatch.setenv("PATH", str(folder))
+    config = load_config(overrides={"data_dir": str(tmp_path / "data")})
+    supervisor = network.start_supervisor(config, NetworkStatus())
+    for _ in range(200):  # until its first look at the device is under way
+        if started.exists():
+            break
+        supervisor._stop.wait(0.05)
+    assert started.exists(), "the supervisor never asked nmcli for the device status"
+    began = time.monotonic()
+    supervisor.stop()
+    assert time.monotonic() - began < 2, "stopping waited for the nmcli call"
+    assert supervisor._thread is None
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []
+    with pytest.raises(network.NetworkCancelled):  # and no new call starts
+        supervisor.nmcli.run("-t", "-f", "RUNNING", "general")
+
+
+def test_a_stop_signal_stops_the_network_supervisor_before_the_server():
+    from companion import serve
+
+    stopped = []
+
+    class Part:
+        def __init__(self, name):
+            self.name = name
+
+        def stop(self):
+            stopped.append(self.name)
+
+    serve._stop(Part("server"), Part("supervisor"), signal.SIGTERM)
+    assert stopped == ["supervisor", "server"]
 
 
 def test_the_generated_password_is_made_once_kept_private_and_long_enough(tmp_path):

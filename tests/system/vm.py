@@ -1,0 +1,396 @@
+"""The virtual Raspberry Pi: bake a Debian bookworm image, boot it under QEMU, talk to it.
+
+How it fits together (tests/system/README.md has the user's side):
+
+* ``bake()`` makes the cached image: ``mmdebstrap`` bootstraps Debian bookworm with every
+  package in ``image/packages.d/*.list``, runs every ``image/customize.d/*.sh`` on the new root
+  file system, and ``mke2fs -d`` writes it into an ext4 image (no loop mount). The kernel and
+  initrd are copied out beside it. The image's name is a hash of everything under ``image/``,
+  so changing a package list or a hook bakes a new one and an unchanged tree reuses it.
+* ``download_wheels()`` fetches, on the host, the wheels the project needs (the guest cannot
+  verify TLS through this machine's network); the guest's pip reads them from the share.
+* ``VirtualPi`` boots the image under QEMU's software emulation (TCG: this machine's /dev/kvm
+  is a nested kind far slower than TCG) on a throw-away copy-on-write overlay, with the
+  project and the wheels on a 9p share, the phone's HTTP port forwarded to the guest's port 80,
+  and a virtio serial port that carries commands to the guest's agent (``image/rig-agent``)
+  and their results back. Every wait is for an event (a line from the agent, an HTTP answer,
+  QEMU's exit) with a deadline and a message that says what did not happen.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import itertools
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+PROJECT = HERE.parents[1]
+IMAGE_SOURCES = HERE / "image"
+SUITE = "bookworm"
+MIRROR = os.environ.get("TABLETOP_VM_MIRROR", "http://deb.debian.org/debian")
+CACHE = Path(os.environ.get("TABLETOP_VM_CACHE", "/var/cache/tabletop-companion-vm"))
+IMAGE_SIZE = "6G"  # sparse: the file takes only what the root file system uses
+GUEST_MEMORY = os.environ.get("TABLETOP_VM_MEMORY", "2048")
+GUEST_CPUS = os.environ.get("TABLETOP_VM_CPUS", "2")
+
+# Host tools the rig needs, with the Debian package that brings each one.
+HOST_TOOLS = {
+    "mmdebstrap": "mmdebstrap",
+    "mke2fs": "e2fsprogs",
+    "qemu-system-x86_64": "qemu-system-x86",
+    "qemu-img": "qemu-utils",
+}
+
+
+class RigError(Exception):
+    """The rig itself could not do its part (a missing tool, a failed bake, a guest that never answered)."""
+
+
+def log(message: str) -> None:
+    # Past pytest's capture: a bake or a boot takes minutes, and whoever waits sees how far it is.
+    print(f"[rig {time.strftime('%H:%M:%S')}] {message}", file=sys.__stderr__, flush=True)
+
+
+def check_host_tools() -> None:
+    missing = [f"{tool} (Debian package {package})" for tool, package in HOST_TOOLS.items() if not shutil.which(tool)]
+    if missing:
+        raise RigError("the system test needs these tools, which are missing: " + ", ".join(missing)
+                       + ". Install them (as root: apt-get install " + " ".join(sorted(set(HOST_TOOLS.values()))) + ").")
+
+
+def _tree_hash(*roots: Path, extra: str = "") -> str:
+    digest = hashlib.sha256(extra.encode())
+    for root in roots:
+        files = [root] if root.is_file() else sorted(p for p in root.rglob("*") if p.is_file())
+        for path in files:
+            digest.update(str(path.relative_to(root.parent)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+@contextlib.contextmanager
+def _locked(name: str):
+    """One baker at a time per cache entry: two runs on one machine share the result."""
+    CACHE.mkdir(parents=True, exist_ok=True)
+    with open(CACHE / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
+@dataclass(frozen=True)
+class Image:
+    disk: Path
+    kernel: Path
+    initrd: Path
+
+
+def packages() -> list[str]:
+    names = []
+    for listing in sorted((IMAGE_SOURCES / "packages.d").glob("*.list")):
+        for line in listing.read_text().splitlines():
+            line = line.split("#", 1)[0].strip()
+            if line:
+                names.append(line)
+    return names
+
+
+def bake() -> Image:
+    """The cached image for the current ``image/`` tree, baked first if there is none."""
+    key = _tree_hash(IMAGE_SOURCES, extra=SUITE)
+    done = CACHE / f"image-{key}"
+    image = Image(done / "disk.raw", done / "vmlinuz", done / "initrd.img")
+    with _locked(f"image-{key}"):
+        if image.disk.exists():
+            log(f"image {done} is cached")
+            return image
+        started = time.monotonic()
+        work = CACHE / f"image-{key}.partial"
+        shutil.rmtree(work, ignore_errors=True)
+        rootfs = work / "rootfs"
+        work.mkdir(parents=True)
+        command = ["mmdebstrap", "--variant=apt", "--mode=root", "--include=" + ",".join(packages())]
+        for hook in sorted((IMAGE_SOURCES / "customize.d").glob("*.sh")):
+            command.append(f'--customize-hook=sh {hook} "$1"')
+        command += [SUITE, str(rootfs), MIRROR]
+        log(f"baking the image {key} (mmdebstrap {SUITE} from {MIRROR}, then mke2fs)")
+        _run_logged(command, work / "mmdebstrap.log", "mmdebstrap could not bootstrap Debian")
+        bootstrapped = time.monotonic()
+        kernels = sorted((rootfs / "boot").glob("vmlinuz-*"))
+        if len(kernels) != 1:
+            raise RigError(f"expected one kernel in the image's /boot, found {[k.name for k in kernels]}")
+        version = kernels[0].name.removeprefix("vmlinuz-")
+        shutil.copy(kernels[0], work / "vmlinuz")
+        shutil.copy(rootfs / "boot" / f"initrd.img-{version}", work / "initrd.img")
+        _run_logged(["mke2fs", "-q", "-t", "ext4", "-L", "rootfs", "-d", str(rootfs), str(work / "disk.raw"), IMAGE_SIZE],
+                    work / "mke2fs.log", "mke2fs could not write the image")
+        shutil.rmtree(rootfs)
+        shutil.rmtree(done, ignore_errors=True)
+        work.rename(done)
+        log(f"baked {done} in {time.monotonic() - started:.0f} s "
+            f"(mmdebstrap {bootstrapped - started:.0f} s, mke2fs {time.monotonic() - bootstrapped:.0f} s)")
+        return image
+
+
+def download_wheels() -> Path:
+    """The wheels (and sdists) the guest's pip installs the project from, cached by pyproject.toml."""
+    key = _tree_hash(PROJECT / "pyproject.toml", extra=SUITE)
+    done = CACHE / f"wheels-{key}"
+    with _locked(f"wheels-{key}"):
+        if done.exists():
+            return done
+        started = time.monotonic()
+        work = CACHE / f"wheels-{key}.partial"
+        shutil.rmtree(work, ignore_errors=True)
+        # The guest is Debian bookworm on x86-64 with its Python 3.11, the host's twin; the "pi"
+        # extra comes too, so a check that makes the guest look like a Pi finds lgpio and RPi.GPIO;
+        # setuptools is the project's build backend (pip builds the source folder in isolation).
+        _run_logged([sys.executable, "-m", "pip", "download", "--quiet", "--dest", str(work),
+                     f"{PROJECT}[pi]", "setuptools>=68", "wheel"], CACHE / f"wheels-{key}.log",
+                    "pip could not download the wheels the guest needs")
+        work.rename(done)
+        log(f"downloaded the guest's wheels in {time.monotonic() - started:.0f} s")
+        return done
+
+
+def _run_logged(command: list[str], logfile: Path, failure: str) -> None:
+    with open(logfile, "w") as out:
+        result = subprocess.run(command, stdout=out, stderr=subprocess.STDOUT)
+    if result.returncode != 0:
+        tail = "\n".join(logfile.read_text(errors="replace").splitlines()[-30:])
+        raise RigError(f"{failure} (exit {result.returncode}; full log {logfile}):\n{tail}")
+
+
+@dataclass
+class Result:
+    command: str
+    rc: int | None
+    out: str
+    err: str
+
+    def __str__(self) -> str:
+        return f"$ {self.command}\n(exit {self.rc})\n--- stdout\n{self.out}--- stderr\n{self.err}"
+
+
+class GuestCommandFailed(AssertionError):
+    def __init__(self, result: Result):
+        super().__init__(f"a command in the virtual Pi failed:\n{result}")
+        self.result = result
+
+
+class VirtualPi:
+    """A booted virtual Pi. ``run`` runs a shell command in it as root; ``http`` calls its API."""
+
+    def __init__(self, image: Image, wheels: Path, workdir: Path):
+        self.image = image
+        self.workdir = workdir
+        self.share = workdir / "share"
+        self.console = workdir / "console.log"
+        self.http_port = _free_port()
+        self.boot_id: str | None = None
+        self._ids = itertools.count(1)
+        self._replies: dict[int, dict] = {}
+        self._changed = threading.Condition()
+        self._qemu: subprocess.Popen | None = None
+        self._connection: socket.socket | None = None
+        workdir.mkdir(parents=True, exist_ok=True)
+        self._fill_share(wheels)
+
+    # -- the share -------------------------------------------------------------------------
+
+    def _fill_share(self, wheels: Path) -> None:
+        """share/src: this checkout as git sees it (tracked and new files, nothing ignored);
+        share/wheels: the wheels; share/out: what checks in the guest write for the host."""
+        src = self.share / "src"
+        listing = subprocess.run(["git", "-C", str(PROJECT), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                                 check=True, capture_output=True).stdout.decode()
+        for name in filter(None, listing.split("\0")):
+            source = PROJECT / name
+            if source.is_file():  # a deleted file still listed by the index is skipped
+                target = src / name
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(source, target)
+        shutil.copytree(wheels, self.share / "wheels", copy_function=_link_or_copy)
+        (self.share / "out").mkdir()
+
+    # -- booting ----------------------------------------------------------------------------
+
+    def start(self, timeout: float = 900) -> None:
+        started = time.monotonic()
+        overlay = self.workdir / "overlay.qcow2"
+        subprocess.run(["qemu-img", "create", "-q", "-f", "qcow2", "-b", str(self.image.disk), "-F", "raw", str(overlay)], check=True)
+        agent_socket = self.workdir / "agent.sock"
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        listener.bind(str(agent_socket))
+        listener.listen(1)
+        command = [
+            "qemu-system-x86_64", "-machine", "q35", "-accel", "tcg,thread=multi", "-cpu", "max",
+            "-smp", GUEST_CPUS, "-m", GUEST_MEMORY, "-nodefaults", "-display", "none", "-no-user-config",
+            "-serial", f"file:{self.console}",
+            "-kernel", str(self.image.kernel), "-initrd", str(self.image.initrd),
+            "-append", "root=/dev/vda rw console=ttyS0 net.ifnames=0 systemd.show_status=error",
+            "-drive", f"file={overlay},if=virtio,format=qcow2,cache=unsafe",
+            "-netdev", f"user,id=net0,hostfwd=tcp:127.0.0.1:{self.http_port}-:80",
+            "-device", "virtio-net-pci,netdev=net0",
+            "-virtfs", f"local,path={self.share},mount_tag=host,security_model=none,id=host",
+            "-device", "virtio-serial-pci",
+            "-chardev", f"socket,id=rig,path={agent_socket}",
+            "-device", "virtserialport,chardev=rig,name=rig",
+            "-device", "virtio-rng-pci",
+        ]
+        log(f"booting the virtual Pi (QEMU TCG, {GUEST_CPUS} CPUs, {GUEST_MEMORY} MiB; console: {self.console})")
+        self._qemu = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=open(self.workdir / "qemu.log", "w"),
+                                      stderr=subprocess.STDOUT)
+        listener.settimeout(30)
+        try:
+            self._connection, _ = listener.accept()
+        except TimeoutError:
+            raise RigError(f"QEMU did not connect to the agent's socket within 30 s; {self._qemu_state()}") from None
+        finally:
+            listener.close()
+        threading.Thread(target=self._read_agent, daemon=True).start()
+        self.wait_for_boot(None, timeout)
+        log(f"the virtual Pi answered {time.monotonic() - started:.0f} s after QEMU started")
+
+    def wait_for_boot(self, previous_boot: str | None, timeout: float) -> None:
+        """Wait until the agent says hello from a boot other than ``previous_boot``."""
+        self._wait(lambda: self.boot_id is not None and self.boot_id != previous_boot, timeout,
+                   "the virtual Pi's agent to say hello after " + ("booting" if previous_boot is None else "rebooting"))
+
+    def reboot(self, timeout: float = 900) -> None:
+        previous = self.boot_id
+        self._send({"id": next(self._ids), "sh": "systemctl reboot", "timeout": 60})
+        self.wait_for_boot(previous, timeout)
+
+    def stop(self, timeout: float = 120) -> None:
+        if self._qemu is None or self._qemu.poll() is not None:
+            return
+        with contextlib.suppress(OSError):
+            self._send({"id": next(self._ids), "sh": "systemctl poweroff", "timeout": 60})
+        try:
+            self._qemu.wait(timeout)
+        except subprocess.TimeoutExpired:
+            log(f"the virtual Pi did not power off within {timeout} s: stopping QEMU")
+            self._qemu.terminate()
+            self._qemu.wait(30)
+
+    # -- the command channel ----------------------------------------------------------------
+
+    def _read_agent(self) -> None:
+        buffered = b""
+        while True:
+            chunk = self._connection.recv(65536)
+            if not chunk:
+                break
+            buffered += chunk
+            while b"\n" in buffered:
+                line, buffered = buffered.split(b"\n", 1)
+                try:
+                    message = json.loads(line)
+                except ValueError:
+                    continue  # a half line cut by a reboot
+                with self._changed:
+                    if "hello" in message:
+                        self.boot_id = message["hello"]
+                    else:
+                        self._replies[message["id"]] = message
+                    self._changed.notify_all()
+        with self._changed:
+            self._changed.notify_all()
+
+    def _send(self, request: dict) -> None:
+        self._connection.sendall((json.dumps(request) + "\n").encode())
+
+    def _wait(self, ready, timeout: float, what: str):
+        deadline = time.monotonic() + timeout
+        with self._changed:
+            while not ready():
+                if self._qemu.poll() is not None:
+                    raise RigError(f"QEMU exited while waiting for {what}; {self._qemu_state()}")
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise RigError(f"timed out after {timeout:.0f} s waiting for {what}; {self._qemu_state()}")
+                # QEMU's exit wakes nobody: look again at least every few seconds.
+                self._changed.wait(min(left, 5))
+
+    def run(self, command: str, timeout: float = 120, check: bool = True) -> Result:
+        """Run ``command`` with /bin/sh as root in the guest; raise GuestCommandFailed on a
+        non-zero exit when ``check``; a command still running after ``timeout`` s is killed."""
+        request_id = next(self._ids)
+        self._send({"id": request_id, "sh": command, "timeout": timeout})
+        self._wait(lambda: request_id in self._replies, timeout + 60, f"the result of `{command}`")
+        with self._changed:
+            reply = self._replies.pop(request_id)
+        result = Result(command, reply["rc"], reply["out"], reply["err"])
+        if reply.get("timed_out"):
+            raise GuestCommandFailed(Result(command, None, reply["out"], reply["err"] + f"\n(killed after {timeout} s)\n"))
+        if check and result.rc != 0:
+            raise GuestCommandFailed(result)
+        return result
+
+    def wait_until(self, condition: str, timeout: float, what: str) -> None:
+        """Wait until the shell ``condition`` holds in the guest (looked at every 0.2 s there,
+        where it costs nothing and answers at once), else fail saying ``what`` did not happen."""
+        result = self.run(f"timeout {timeout:.0f} sh -c 'until {_quote_single(condition)}; do sleep 0.2; done'",
+                          timeout=timeout + 30, check=False)
+        if result.rc != 0:
+            raise RigError(f"timed out after {timeout:.0f} s waiting for {what} (`{condition}` never held); "
+                           f"{self._qemu_state()}")
+
+    # -- the phone's side -------------------------------------------------------------------
+
+    def http(self, method: str, path: str, body: dict | None = None, token: str | None = None,
+             timeout: float = 30) -> tuple[int, dict | str]:
+        """One request to the companion's port 80 as a phone would send it: (status, JSON or text)."""
+        headers = {"X-Requested-With": "companion"}
+        data = None
+        if body is not None:
+            data = json.dumps(body).encode()
+            headers["Content-Type"] = "application/json"
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        request = urllib.request.Request(f"http://127.0.0.1:{self.http_port}{path}", data=data, method=method, headers=headers)
+        try:
+            with urllib.request.urlopen(request, timeout=timeout) as answer:
+                status, raw, kind = answer.status, answer.read(), answer.headers.get_content_type()
+        except urllib.error.HTTPError as error:
+            status, raw, kind = error.code, error.read(), error.headers.get_content_type()
+        return status, (json.loads(raw) if kind == "application/json" else raw.decode(errors="replace"))
+
+    # -- diagnostics ------------------------------------------------------------------------
+
+    def _qemu_state(self) -> str:
+        state = "QEMU is running" if self._qemu.poll() is None else f"QEMU exited with {self._qemu.returncode}"
+        tail = ""
+        if self.console.exists():
+            tail = "\n".join(self.console.read_text(errors="replace").splitlines()[-25:])
+        return f"{state}; the console's last lines ({self.console}):\n{tail}"
+
+
+def _quote_single(text: str) -> str:
+    """``text`` made safe inside a single-quoted shell word."""
+    return text.replace("'", "'\\''")
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _link_or_copy(source: str, target: str) -> None:
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copy2(source, target)
