@@ -73,6 +73,7 @@ def _config_check(args: argparse.Namespace) -> int:
 def _network_status(args: argparse.Namespace) -> int:
     from . import network
     from .config import load_config
+    from .stations import StationCountError, count_stations
 
     config = load_config(args.config)
     nmcli = network.Nmcli()
@@ -94,7 +95,11 @@ def _network_status(args: argparse.Namespace) -> int:
         print(f"mode: not connected ({wifi.device} is {wifi.state})")
     print(f"address: {nmcli.address(wifi.device) or 'none'}")
     if wifi.connection == network.PROFILE:
-        print(f"clients: {network.count_clients(wifi.device)}")
+        try:
+            print(f"clients: {count_stations(wifi.device)}")
+        except StationCountError as error:
+            print(f"clients: unknown ({error})")
+            return 1
     return 0
 
 

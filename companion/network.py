@@ -22,7 +22,6 @@ the phones' connectivity probes (:data:`PROBE_HOSTS`) to the companion.
 from __future__ import annotations
 
 import enum
-import json
 import logging
 import os
 import pathlib
@@ -35,6 +34,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from .config import Config
+from .stations import StationCountError, count_stations
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +60,11 @@ JOIN_SECONDS = 20.0
 """How long NetworkManager gets to join a known network before the access point goes up."""
 
 LOOK_AGAIN_SECONDS = 120.0
-"""How often the access point, while no phone uses it, steps aside to look for a known network."""
+"""How often the access point, while no phone is associated with it, steps aside to look for a
+known network."""
+
+COUNT_WARNING_SECONDS = 600.0
+"""While the phones on the access point cannot be counted, how often that is said in the log."""
 
 POLL_SECONDS = 2.0
 """How often the supervisor looks at the Wi-Fi device."""
@@ -215,7 +219,7 @@ def plan(hotspot: Hotspot, device: str = "wlan0") -> list[tuple[str, list[list[s
     return [
         ("every few seconds, to see whether a known network is joined", watch),
         (f"after {JOIN_SECONDS:g} s without a known network", hotspot.bring_up(device)),
-        (f"every {LOOK_AGAIN_SECONDS:g} s while no phone uses the access point", Hotspot.step_aside(device)),
+        (f"every {LOOK_AGAIN_SECONDS:g} s while no phone is associated with the access point", Hotspot.step_aside(device)),
     ]
 
 
@@ -331,18 +335,6 @@ class Nmcli:
         return ""
 
 
-def count_clients(device: str) -> int:
-    """How many phones talked to the companion over ``device`` in the last half minute or so:
-    the kernel's neighbours there that are reachable or being checked (``ip neigh``)."""
-    try:
-        result = subprocess.run(["ip", "-j", "neigh", "show", "dev", device], capture_output=True, text=True, timeout=10)
-        entries = json.loads(result.stdout or "[]")
-    except (OSError, subprocess.TimeoutExpired, ValueError):
-        return 0
-    live = {"REACHABLE", "DELAY", "PROBE"}
-    return sum(1 for entry in entries if live & set(entry.get("state", [])))
-
-
 # --------------------------------------------------------------------------- the status
 
 
@@ -398,16 +390,19 @@ class Supervisor:
 
     - ``auto``: CLIENT while on a known network. Without one (at start, or when the Wi-Fi
       drops) WAITING, giving NetworkManager ``join_seconds`` to find one; then ACCESS_POINT.
-      While no phone uses the access point, every ``look_again_seconds`` it steps aside
-      (WAITING again) so NetworkManager can rejoin a known network that has come back.
+      While no phone is associated with the access point, every ``look_again_seconds`` it
+      steps aside (WAITING again) so NetworkManager can rejoin a known network that has come
+      back. A phone keeps it up as long as it is associated, talking or asleep.
     - ``always``: ACCESS_POINT, brought up again whenever it is found down.
 
     ``clock`` and ``wait(seconds) -> stop?`` are injected (tests run without real time);
-    ``clients(device)`` counts the phones on the access point.
+    ``clients(device)`` counts the phones associated with the access point, and raises
+    StationCountError when it cannot: then the access point is kept, since phones
+    may be on it, and the failure is logged at most every ``COUNT_WARNING_SECONDS``.
     """
 
     def __init__(self, hotspot: Hotspot, status: NetworkStatus, nmcli: Nmcli, *,
-                 clock: Callable[[], float] = time.monotonic, clients: Callable[[str], int] = count_clients,
+                 clock: Callable[[], float] = time.monotonic, clients: Callable[[str], int] = count_stations,
                  join_seconds: float = JOIN_SECONDS, look_again_seconds: float = LOOK_AGAIN_SECONDS,
                  poll_seconds: float = POLL_SECONDS):
         self.hotspot = hotspot
@@ -420,6 +415,8 @@ class Supervisor:
         self.poll_seconds = poll_seconds
         self._deadline = clock() + join_seconds  # WAITING: when the access point goes up
         self._look_again = 0.0  # ACCESS_POINT: when to step aside if no phone is on it
+        self._count_failures = 0  # failed counts since the last one that worked
+        self._count_warned: float | None = None  # when the last failed count was logged
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._become(Mode.WAITING)  # until the first look says otherwise
@@ -456,12 +453,31 @@ class Supervisor:
             log.warning("the access point went down: waiting for a known network, then starting it again")
             self._wait_for_known_network(now)
         elif self.mode is Mode.ACCESS_POINT and now >= self._look_again:
-            if self.clients(wifi.device):
-                self._look_again = now + self.look_again_seconds  # phones are using it: keep it
+            if self._phones(wifi.device, now) != 0:  # phones on it, or no telling: keep it
+                self._look_again = now + self.look_again_seconds
             else:
                 log.info("no phone on the access point: looking for a known network")
                 self._run_all(Hotspot.step_aside(wifi.device), may_fail=True)
                 self._wait_for_known_network(now)
+
+    def _phones(self, device: str, now: float) -> int | None:
+        """The phones associated with the access point, None when they cannot be counted."""
+        try:
+            phones = self.clients(device)
+        except StationCountError as error:
+            self._count_failures += 1
+            if self._count_warned is None or now - self._count_warned >= COUNT_WARNING_SECONDS:
+                self._count_warned = now
+                log.warning("cannot count the phones on the access point (%s; %d failed counts so far): "
+                            "keeping it up, and saying this again in %g s at the earliest",
+                            error, self._count_failures, COUNT_WARNING_SECONDS)
+            return None
+        if self._count_failures:
+            log.info("the phones on the access point can be counted again (%d failed counts before)",
+                     self._count_failures)
+            self._count_failures = 0
+            self._count_warned = None
+        return phones
 
     def _wait_for_known_network(self, now: float) -> None:
         self._deadline = now + self.join_seconds

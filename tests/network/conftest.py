@@ -107,7 +107,7 @@ class FakeNetwork:
 
 @pytest.fixture
 def fake_network(tmp_path, monkeypatch):
-    """A fake nmcli first (and alone with ``ip``'s absence) on PATH."""
+    """A fake nmcli first (and alone) on PATH."""
     folder = tmp_path / "fake-bin"
     folder.mkdir()
     nmcli = folder / "nmcli"
