@@ -144,6 +144,7 @@ class Table:
         self._offered = [_describe(games.get(game_id)) for game_id in self.offered_games]
         self.data_dir = Path(data_dir)  # the play records (companion/records) read the same database
         self._store = Store(data_dir)
+        self._troubles: dict[int, dict] = {}  # seat -> why its player (a bot) cannot move now, in both languages
         self._restore()
 
     # ================================================================ reading
@@ -222,7 +223,8 @@ class Table:
                 "offered_games": copy.deepcopy(self._offered),
                 "host": {"exists": self.has_host, "seat": self.host_seat},
                 "game": None,
-                "seats": [{"seat": s, "name": n, "taken": n is not None} for s, n in enumerate(names)],
+                "seats": [{"seat": s, "name": n, "taken": n is not None, "trouble": self._troubles.get(s)}
+                          for s, n in enumerate(names)],
                 "view": None,
                 "history": [self._history_entry(r) for r in self._store.finished_games(HISTORY_SHOWN)],
             }
@@ -299,6 +301,7 @@ class Table:
                 self._store.remove_seats_from(players)
                 self._store.set_meta("current_game", record_id)
             self._seats = {s: seat for s, seat in self._seats.items() if s < players}
+            self._troubles.clear()  # a new game: every player starts afresh
             if host_hash:
                 self._host_hash = host_hash
             self._current = _Current(self._store.game(record_id), game, state, 0,
@@ -378,6 +381,7 @@ class Table:
             with self._change():
                 self._store.remove_seat(seat)
             del self._seats[seat]
+            self._troubles.pop(seat, None)
         self._notify()
 
     def free_all_seats(self) -> None:
@@ -388,6 +392,7 @@ class Table:
             with self._change():
                 self._store.remove_seats_from(0)
             self._seats = {}
+            self._troubles.clear()
         self._notify()
 
     def act(self, seat: int, action: dict, version: int) -> None:
@@ -463,6 +468,23 @@ class Table:
                     line.undone = True
             current.log.append(_LogLine(seq, None, entry))
             self._note_changes(current, fingerprints)
+        self._notify()
+
+    def report_trouble(self, seat: int, trouble: dict | None) -> None:
+        """Say on every screen why the player on ``seat`` cannot move now (``{"en", "ja"}``:
+        a bot whose search failed, which tries again), or (None) that it can again. It is
+        kept in memory only: after a restart the player tries afresh. The version grows
+        (as for any change everyone sees) only when the words change."""
+        with self._lock:
+            self._require_seat_number(seat)
+            if self._troubles.get(seat) == trouble:
+                return
+            with self._change():
+                pass  # nothing of the game changes; the version does, so every screen redraws
+            if trouble is None:
+                del self._troubles[seat]
+            else:
+                self._troubles[seat] = dict(trouble)
         self._notify()
 
     # ================================================================ events
@@ -589,6 +611,7 @@ class Table:
         view["play_id"] = current.record.id  # once the game is over, its play in the records (a finished result's links)
         view["names"] = self.names()
         view["problem"] = self.problem  # so every screen can say at once that nothing is saved
+        view["troubles"] = {str(seat): dict(words) for seat, words in sorted(self._troubles.items())}
         view["actions"] = [] if seat is None else current.game.legal_actions(current.state, seat)
         view["log"] = _readable(current.log, seat, last=LOG_SHOWN)  # the table's log: undone moves too
         return view

@@ -372,6 +372,8 @@ def status_screen(public_info: dict, language: str, scroll: int = 0) -> Screen:
         last = _last_event(info)
         if last:
             lines.append(last)
+        # A bot that cannot move says why (the table keeps its words): first, where it is seen.
+        lines[:0] = [f"{names[int(seat)]}: {words[language]}" for seat, words in view.get("troubles", {}).items()]
     lines = [line for line in lines if line]
     return Screen("status", info.title, tuple(lines), scroll=scroll, die=die, headline=headline)
 

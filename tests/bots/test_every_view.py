@@ -11,7 +11,7 @@ import time
 import pytest
 
 from companion import games
-from companion.bots import choose
+from companion.bots import NoBot, choose
 from companion.bots.seats import BotSeats
 from companion.config import BotsConfig
 from companion.table import Conflict, Table
@@ -84,7 +84,11 @@ def test_bots_play_to_the_end_while_the_host_undoes_at_random_moments(tmp_path, 
                     if seat is not None and not table.view(None)["over"]:
                         view = table.view(seat)
                         if view["actions"]:  # a hint from a log that ends with the undo
-                            assert bots.hint(seat) in view["actions"] or table.version != view["version"]
+                            try:
+                                hinted = bots.hint(seat)
+                            except NoBot:  # the bot on that seat moved meanwhile: nothing left to hint
+                                continue
+                            assert hinted in view["actions"] or table.version != view["version"]
             assert undos, "the game ended before any undo: the test proves nothing"
     finally:
         bots.stop()

@@ -199,3 +199,33 @@ def test_a_bot_that_could_not_sit_is_said_and_the_page_stays(tmp_path, browser, 
         expect(host.locator("#status")).to_contain_text("could not be written, so the bot was not seated")
         expect(host.locator("#status")).to_have_attribute("data-kind", "error")
         assert host.url == f"{url}/" and table.game_id == "swap5" and not table.public()["seats"][1]["taken"]
+
+
+class CannotChoose:
+    """A search that always fails, as one did after an undo (the bot never moved, silently)."""
+
+    def think(self, game_id, view, *, level, seconds):
+        future = concurrent.futures.Future()
+        future.set_exception(ValueError("the view and the game disagree"))
+        return future
+
+    def close(self):
+        pass
+
+
+@pytest.mark.parametrize("locale", ["en-US", "ja-JP"])
+def test_a_bot_that_cannot_move_says_so_on_the_phones_in_their_language(tmp_path, browser, new_phone, locale):
+    with serving(tmp_path, CannotChoose()) as (url, table, bots):
+        table.start_game("swap5", 2, seed=5)
+        token = table.join(1, "Aki")
+        bots.seat(0, "normal")
+        phone = new_phone(locale=locale)
+        phone.goto(f"{url}/R/{token}")
+        trouble = phone.get_by_test_id("bot-trouble")
+        expect(trouble).to_have_count(1)
+        if locale == "ja-JP":
+            expect(trouble).to_contain_text("手を選べません")
+            expect(trouble).to_contain_text("もう一度試します")
+        else:
+            expect(trouble).to_contain_text("This bot cannot move (the view and the game disagree)")
+            expect(trouble).to_contain_text("tries again")

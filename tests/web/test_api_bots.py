@@ -57,7 +57,7 @@ def test_the_host_seats_a_bot_on_a_free_seat(bots_api):
     host = start(bots_api, "swap5", 2)
     answer = bots_api.post("/api/seats/1/bot", {"level": "strong"}, token=host)
     assert answer.status_code == 200
-    assert answer.json["seats"][1] == {"seat": 1, "name": "Bot 2 Strong / ボット つよい", "taken": True}
+    assert answer.json["seats"][1] == {"seat": 1, "name": "Bot 2 Strong / ボット つよい", "taken": True, "trouble": None}
     assert bots_api.bots.levels() == {1: "strong"}
     freed = bots_api.post("/api/seats/1/free", token=host)
     assert freed.status_code == 200 and bots_api.bots.levels() == {}

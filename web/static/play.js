@@ -193,6 +193,10 @@ function headline(ctx) {
       el("a", { class: "rules-link", href: `/rules/${view.game}`, "data-testid": "rules-link" }, t("play.rules"))),
     status ? el("p", { class: "game-status" }, status) : null,
     line ? el("p", { class: yours ? "turn mine" : "turn", "data-testid": "turn" }, line) : null,
+    // A bot that cannot move says why, and that it tries again (the table keeps the words).
+    Object.entries(view.troubles || {}).map(([seat, words]) =>
+      el("p", { class: "bot-trouble", role: "status", "data-testid": "bot-trouble" },
+        t("bot.trouble", { name: ctx.seatName(Number(seat)), why: pick(words) }))),
     hint ? el("p", { class: "step-hint", "data-testid": "hint" }, hint) : null);
 }
 
