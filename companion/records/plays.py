@@ -48,7 +48,7 @@ class Records:
 
     def outcomes(self, game: str | None = None) -> list[dict]:
         """What the statistics read of every play (of one ``game`` id), newest first: its
-        ``game``, ``ended_at``, ``duration_min``, ``abandoned``, ``lions_win`` and ``players``
+        ``game``, ``options``, ``ended_at``, ``duration_min``, ``abandoned``, ``lions_win`` and ``players``
         ``[{seat, name, bot, start_player, score, winner}]``. :meth:`plays` without the words
         (titles, summaries) and ranks, which cost more than the statistics themselves."""
         _require_game(game)
@@ -172,6 +172,7 @@ def _outcome(record: GameRecord, seating: list[dict]) -> dict:
     scores = result.get("scores", {})
     return {
         "game": record.game,
+        "options": record.options,  # the turn order may depend on them (SWAP 5's direction)
         "ended_at": record.ended_at,
         "duration_min": round((record.ended_at - record.started_at) / 60, 1),
         "abandoned": record.abandoned,

@@ -12,7 +12,8 @@ no clock). The decisions, also in ``docs/records.md`` ("Statistics"):
 - players are matched with :func:`~.plays.player_key` and shown under their most recent
   spelling; bots are players too, marked ``bot``, one per level whatever seat it took
   (:func:`~.seating.bot_player`), so two bots of a level in one play are two of its plays;
-- **seat positions** are counted in turn order from the player who started (1 = started),
+- **seat positions** are counted in the play's turn order from the player who started (1 =
+  started; ``Game.turn_order``: a counterclockwise SWAP 5 goes down the seat numbers),
   per game and player count; a play whose start player is not known (the Lion Square ledger
   does not track it) is left out there;
 - **the h-index of games played**: the largest h such that h board games were each played at
@@ -98,9 +99,10 @@ def _seat_positions(finished: list[dict]) -> list[dict]:
         wins = [0] * players
         for play in its_plays:
             start = next(player["seat"] for player in play["players"] if player["start_player"])
+            order = games.get(play["game"]).turn_order(players, start, play["options"])
             for player in play["players"]:
                 if player["winner"]:
-                    wins[(player["seat"] - start) % players] += 1
+                    wins[order.index(player["seat"])] += 1
         answer.append({"players": players, "n": len(its_plays), "positions": [
             {"position": position + 1, "wins": won, "share": round(won / len(its_plays), 4)}
             for position, won in enumerate(wins)]})

@@ -15,14 +15,14 @@ from .conftest import play as play_through_the_table
 HOUR = 3600
 
 
-def made_play(play_id, game, seats, *, minutes=30, abandoned=False, lions_win=False, start=0):
+def made_play(play_id, game, seats, *, minutes=30, abandoned=False, lions_win=False, start=0, options=None):
     """A play as Records.outcomes() lists it. ``seats``: (name, score, winner) or (name, score,
     winner, bot); ``start``: the seat that started, None when the game does not say."""
     players = []
     for seat, (name, score, winner, *bot) in enumerate(seats):
         players.append({"seat": seat, "name": name, "bot": bool(bot and bot[0]), "start_player": seat == start,
                         "score": None if abandoned else score, "winner": winner and not abandoned})
-    return {"game": game, "ended_at": play_id * HOUR + minutes * 60, "duration_min": minutes, "abandoned": abandoned,
+    return {"game": game, "options": options or {}, "ended_at": play_id * HOUR + minutes * 60, "duration_min": minutes, "abandoned": abandoned,
             "lions_win": lions_win, "players": players}
 
 
@@ -96,6 +96,16 @@ def test_seat_positions_count_from_the_start_player(plays):
     assert by_game["swap5"]["seats"][0]["n"] == 1  # the abandoned play is not behind it
 
 
+def test_seat_positions_follow_a_counterclockwise_swap5s_turn_order():
+    # Four players, seat 0 starts, counterclockwise: seat 3 moves second and seat 1 last.
+    seats = [("Aki", 1, False), ("Ben", 0, False), ("Cy", 2, False), ("Dee", 5, True)]
+    answer = stats([made_play(1, "swap5", seats, options={"direction": "counterclockwise"}),
+                    made_play(2, "swap5", seats[:1] + [("Ben", 5, True)] + seats[2:3] + [("Dee", 0, False)],
+                              options={"direction": "clockwise"})])
+    [four] = answer["games"][0]["seats"]
+    assert [position["wins"] for position in four["positions"]] == [0, 2, 0, 0]
+
+
 def test_no_plays_no_figures():
     assert stats([]) == {"plays": 0, "abandoned": 0, "hours": 0, "h_index": 0, "games": [], "players": []}
 
@@ -142,7 +152,7 @@ def test_bad_stats_queries_are_refused(client, query, status):
 def test_outcomes_are_the_plays_without_their_words(records, stored):
     plays = records.plays()
     assert records.outcomes() == [
-        {"game": play["game"], "ended_at": play["ended_at"], "duration_min": play["duration_min"],
+        {"game": play["game"], "options": play["options"], "ended_at": play["ended_at"], "duration_min": play["duration_min"],
          "abandoned": play["abandoned"], "lions_win": play["lions_win"],
          "players": [{k: v for k, v in player.items() if k != "rank"} for player in play["players"]]}
         for play in plays]
