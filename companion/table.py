@@ -34,7 +34,6 @@ from typing import Callable, Iterable
 from . import games
 from .games import Game, IllegalAction
 from .games.base import LOG_SHOWN, seat_ref
-from .records.seating import record_seating
 from .store import GameRecord, StorageError, Store
 
 log = logging.getLogger(__name__)
@@ -92,6 +91,7 @@ def _new_token() -> str:
 class _Seat:
     name: str
     token_hash: str
+    bot: str | None = None  # the level of the bot on the seat; None: a person
 
 
 @dataclass
@@ -177,6 +177,11 @@ class Table:
         with self._lock:
             return [self._seats[s].name if s in self._seats else None for s in range(self.players)]
 
+    def bots(self) -> list[str | None]:
+        """Each seat's bot level, None for a person or a free seat (pages name a bot in their language)."""
+        with self._lock:
+            return [self._seats[s].bot if s in self._seats else None for s in range(self.players)]
+
     def seat_of(self, token: str | None) -> int | None:
         """The seat a token holds, or None. Constant-time in the token."""
         if not token:
@@ -223,8 +228,8 @@ class Table:
                 "offered_games": copy.deepcopy(self._offered),
                 "host": {"exists": self.has_host, "seat": self.host_seat},
                 "game": None,
-                "seats": [{"seat": s, "name": n, "taken": n is not None, "trouble": self._troubles.get(s)}
-                          for s, n in enumerate(names)],
+                "seats": [{"seat": s, "name": n, "taken": n is not None, "bot": bot, "trouble": self._troubles.get(s)}
+                          for (s, n), bot in zip(enumerate(names), self.bots())],
                 "view": None,
                 "history": [self._history_entry(r) for r in self._store.finished_games(HISTORY_SHOWN)],
             }
@@ -294,7 +299,7 @@ class Table:
                     self._store.set_meta("host_token_hash", host_hash)
                 if self._current and not self._current.game.is_over(self._current.state):
                     self._store.end_game(self._current.record.id, None, abandoned=True)
-                    record_seating(self._store, self._current.game, self._current.record, self.names())
+                    self._record_seating(self._current)
                 record_id = self._store.add_game(game_id, players, seed, state["options"])
                 setup_entries = state["log"]  # what the setup wrote (a first round begins...)
                 seqs = self._store.add_log_entries(record_id, None, setup_entries)
@@ -355,9 +360,13 @@ class Table:
             self._host_hash = token_hash
         self._notify()
 
-    def join(self, seat: int, name: str) -> str:
-        """Take a free seat under ``name``; returns the seat token (the phone's key to it)."""
+    def join(self, seat: int, name: str, *, bot: str | None = None) -> str:
+        """Take a free seat under ``name``; returns the seat token (the phone's key to it).
+        ``bot``: the level of the bot taking it (kept with the seat and in the play's record;
+        the table attaches no meaning to it), None for a person."""
         name = clean_name(name)
+        if bot is not None and not (isinstance(bot, str) and bot.isascii() and bot.isalpha()):
+            raise TableError(f"a bot level is a word, not {bot!r}", f"ボットのレベルは単語で指定してください（{bot!r} は使えません）")
         with self._lock:
             self._require_game()
             self._require_seat_number(seat)
@@ -366,8 +375,8 @@ class Table:
                 raise Conflict(f"seat {seat + 1} is taken by {taken_by}", f"{seat + 1}番の席には{taken_by}さんが着いています")
             token = _new_token()
             with self._change():
-                self._store.add_seat(seat, name, hash_token(token))
-            self._seats[seat] = _Seat(name, hash_token(token))
+                self._store.add_seat(seat, name, hash_token(token), bot)
+            self._seats[seat] = _Seat(name, hash_token(token), bot)
         self._notify()
         return token
 
@@ -431,7 +440,7 @@ class Table:
                     self._store.add_snapshot(current.record.id, applied, current.game.dump(new_state))
                 if current.game.is_over(new_state):
                     self._store.end_game(current.record.id, current.game.result(new_state), abandoned=False)
-                    record_seating(self._store, current.game, current.record, self.names())
+                    self._record_seating(current, new_state)
             current.state, current.applied = new_state, applied
             current.log += [_LogLine(seq, n, entry) for seq, entry in zip(seqs, written)]
             self._note_changes(current, fingerprints)
@@ -543,6 +552,17 @@ class Table:
         for listener in listeners:
             listener(version)
 
+    def _record_seating(self, current: _Current, state: dict | None = None) -> None:
+        """Keep with the play who sat where as it ends (or is abandoned), in the same
+        transaction, so a play is never stored without its players: each seat's name then
+        (seats are freed and names change afterwards), its bot's level, and whether it
+        started (the game says so: ``Game.start_player``)."""
+        starter = current.game.start_player(current.state if state is None else state)
+        bots = self.bots()
+        self._store.record_seating(current.record.id, [
+            {"seat": seat, "name": name, "bot": bots[seat], "start_player": seat == starter}
+            for seat, name in enumerate(self.names())])
+
     def _restore(self) -> None:
         store = self._store
         self._version = store.get_meta("version", 0)
@@ -552,7 +572,7 @@ class Table:
             if not store.problem:  # with nothing saved, the code lasts until the next start
                 with store.transaction():
                     store.set_meta("join_code", self._join_code)
-        self._seats = {seat: _Seat(name, token_hash) for seat, (name, token_hash) in store.seats().items()}
+        self._seats = {seat: _Seat(name, token_hash, bot) for seat, (name, token_hash, bot) in store.seats().items()}
         self._host_hash = store.get_meta("host_token_hash")
         legacy_host_seat = store.get_meta("host_seat")  # saved before hosting moved to tokens
         if legacy_host_seat is not None:
@@ -610,6 +630,7 @@ class Table:
         view["title"] = current.game.title
         view["play_id"] = current.record.id  # once the game is over, its play in the records (a finished result's links)
         view["names"] = self.names()
+        view["bots"] = self.bots()  # a bot's level on its seat: pages name it in their own language
         view["problem"] = self.problem  # so every screen can say at once that nothing is saved
         view["troubles"] = {str(seat): dict(words) for seat, words in sorted(self._troubles.items())}
         view["actions"] = [] if seat is None else current.game.legal_actions(current.state, seat)

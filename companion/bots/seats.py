@@ -64,13 +64,11 @@ class HintAbandoned(RuntimeError):
     """The request for a hint ended before its answer came: the question was dropped."""
 
 
-def bot_name(seat: int | None, level: str) -> str:
-    """A bot's name at the table, in both languages (names are one string for everybody):
-    ``Bot 2 Normal / ボット ふつう``. The seat number tells two bots of one level apart;
-    without a seat, the name the records count the level's bot under: ``Bot Normal / ボット ふつう``."""
-    words = LEVELS[level]
-    number = "" if seat is None else f" {seat + 1}"
-    return f"Bot{number} {words['en']} / ボット {words['ja']}"
+def bot_name(seat: int, level: str) -> str:
+    """The name a bot's seat is kept under at the table: ``Bot 2 (Normal)``. Screens name a
+    bot in their own language from the seat's level (``Table.bots``), not from this name;
+    it is what a reader of the database or of a log line sees."""
+    return f"Bot {seat + 1} ({LEVELS[level]['en']})"
 
 
 class Thinker(Protocol):
@@ -264,7 +262,7 @@ class BotSeats:
         if not supported(game_id):
             raise NoBot(f"{games.get(game_id).title['en']} has no bots: it follows a game played with the real components")
         with self._lock:
-            token = self._table.join(seat, bot_name(seat, level))
+            token = self._table.join(seat, bot_name(seat, level), bot=level)
             try:
                 with self._db:
                     self._db.execute("INSERT OR REPLACE INTO bot_seats VALUES (?, ?, ?)", (seat, token, level))

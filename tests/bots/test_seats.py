@@ -99,7 +99,7 @@ def test_two_bots_play_a_game_to_the_end_through_the_table(table, tmp_path):
         wait_until(lambda: table.view(None)["over"])
     finally:
         bots.stop()
-    assert table.names() == ["Bot 1 Easy / ボット かんたん", "Bot 2 Strong / ボット つよい"]
+    assert table.names() == ["Bot 1 (Easy)", "Bot 2 (Strong)"] and table.bots() == ["easy", "strong"]
     assert {entry["seat"] for entry in table.action_log()} == {0, 1}
     assert thinker.views_were_the_seats_own and all(thinker.views_were_the_seats_own)
     assert {(call[0], call[2]) for call in thinker.calls} == {("meow-oracle", "easy"), ("meow-oracle", "strong")}

@@ -148,11 +148,11 @@ def test_the_new_game_form_seats_a_bot_that_then_moves(tmp_path, browser, new_ph
         host.get_by_test_id("start").click()
 
         host.wait_for_url(f"{url}/J/{table.join_code}")  # the host goes on to take a seat
-        assert bots.levels() == {0: "normal"} and table.names()[0] == "Bot 1 Normal / ボット ふつう"
+        assert bots.levels() == {0: "normal"} and table.names()[0] == "Bot 1 (Normal)"
         assert table.view(None)["to_act"] == [0]
         screen = new_phone()
         screen.goto(f"{url}/table")
-        expect(screen.get_by_test_id("log")).to_contain_text("Bot 1 Normal", timeout=60_000)  # its first move
+        expect(screen.get_by_test_id("log")).to_contain_text("Bot 1 (normal)", timeout=60_000)  # its first move
         assert table.action_log()[0]["seat"] == 0
         assert problems == []
 
@@ -229,3 +229,16 @@ def test_a_bot_that_cannot_move_says_so_on_the_phones_in_their_language(tmp_path
         else:
             expect(trouble).to_contain_text("This bot cannot move (the view and the game disagree)")
             expect(trouble).to_contain_text("tries again")
+
+
+@pytest.mark.parametrize(("locale", "shown", "hidden"), [("en-US", "Bot 1 (normal)", "ボット"), ("ja-JP", "ボット1（ふつう）", "Bot")])
+def test_a_bots_name_is_shown_in_the_pages_language_only(tmp_path, browser, new_phone, locale, shown, hidden):
+    with serving(tmp_path, LastBoardMove()) as (url, table, bots):
+        table.start_game("swap5", 2, seed=5)
+        token = table.join(1, "Aki")
+        bots.seat(0, "normal")
+        phone = new_phone(locale=locale)
+        phone.goto(f"{url}/R/{token}")
+        names = phone.locator(".seat-name")
+        expect(names.first).to_have_text(shown)
+        assert hidden not in names.first.inner_text()

@@ -44,7 +44,7 @@ def test_the_game_menu_seats_a_bot_that_then_moves(make_panel, table, bots):
     short_press(panel, "ok")
     assert panel.text_lines() == ["Bot for seat 1", "Easy", "> Normal", "Strong"]
     choose(panel, "Strong")
-    assert bots.levels() == {0: "strong"} and table.names()[0] == "Bot 1 Strong / ボット つよい"
+    assert bots.levels() == {0: "strong"} and table.names()[0] == "Bot 1 (Strong)"
     assert panel.text_lines()[0] == "Bots"  # back to the bots, for the next seat
     bots_moved = [entry for entry in table.action_log() if entry["seat"] == 0]
     for _ in range(100):
@@ -138,3 +138,13 @@ def test_a_bot_that_cannot_move_says_so_on_the_status_screen(table, tmp_path, la
         assert any(words in line for line in lines), lines
     finally:
         bots.stop()
+
+
+@pytest.mark.parametrize(("language", "name"), [("en", "Bot 1 (strong)"), ("ja", "ボット1(つよい)")])
+def test_the_panel_names_a_bot_in_its_language_only(table, language, name):
+    from hardware.screens import seat_names
+
+    table.start_game("swap5", 2, seed=1)
+    table.join(0, "Bot 1 (Strong)", bot="strong")
+    table.join(1, "Aki")
+    assert seat_names(table.public(), language) == [name, "Aki"]

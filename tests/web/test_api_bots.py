@@ -57,7 +57,7 @@ def test_the_host_seats_a_bot_on_a_free_seat(bots_api):
     host = start(bots_api, "swap5", 2)
     answer = bots_api.post("/api/seats/1/bot", {"level": "strong"}, token=host)
     assert answer.status_code == 200
-    assert answer.json["seats"][1] == {"seat": 1, "name": "Bot 2 Strong / ボット つよい", "taken": True, "trouble": None}
+    assert answer.json["seats"][1] == {"seat": 1, "name": "Bot 2 (Strong)", "taken": True, "bot": "strong", "trouble": None}
     assert bots_api.bots.levels() == {1: "strong"}
     freed = bots_api.post("/api/seats/1/free", token=host)
     assert freed.status_code == 200 and bots_api.bots.levels() == {}
@@ -152,7 +152,7 @@ def test_a_new_game_seats_the_bots_it_asks_for(bots_api):
     answer = bots_api.post("/api/game", {"game": "meow-oracle", "players": 3, "seed": 3,
                                          "bots": [{"seat": 2, "level": "normal"}, {"seat": 1, "level": "easy"}]})
     assert answer.status_code == 200 and "bots_not_seated" not in answer.json
-    assert [seat["name"] for seat in answer.json["seats"]] == [None, "Bot 2 Easy / ボット かんたん", "Bot 3 Normal / ボット ふつう"]
+    assert [seat["name"] for seat in answer.json["seats"]] == [None, "Bot 2 (Easy)", "Bot 3 (Normal)"]
     assert bots_api.bots.levels() == {1: "easy", 2: "normal"}
 
 

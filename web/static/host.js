@@ -21,7 +21,7 @@ function lastMove() {
   const view = info && info.view;
   const entries = (view && view.log || []).filter((entry) => !entry.undone && !entry.kind);
   const last = entries[entries.length - 1];
-  return last ? renderText(pick(last.text), view.names) : null;
+  return last ? renderText(pick(last.text), view.names, view.bots) : null;
 }
 
 document.getElementById("undo").addEventListener("click", () => {

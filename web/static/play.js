@@ -121,7 +121,7 @@ function noticeUndos(next) {
   seenUndos = new Set(undos);
   if (fresh.length) {
     const entry = JSON.parse(fresh[fresh.length - 1]);
-    say(t("undo.notice", { move: renderText(pick(entry.text), next.names) }), "notice");
+    say(t("undo.notice", { move: renderText(pick(entry.text), next.names, next.bots) }), "notice");
   }
 }
 
@@ -148,8 +148,8 @@ function context() {
     pick,
     el,
     picker,
-    seatName: (seat) => seatName(view.names, seat),
-    text: (pair) => renderText(pick(pair), view.names),
+    seatName: (seat) => seatName(view.names, seat, view.bots),
+    text: (pair) => renderText(pick(pair), view.names, view.bots),
     /** Say why a greyed-out choice cannot be taken now (shown by the action bar). */
     explain: (why) => {
       note = why;
