@@ -1,11 +1,14 @@
 """HTTP benchmark: do hints delay the bots? The real ``companion serve`` on loopback.
 
-    python benchmarks/hint_flood.py [--game lion-square] [--bot-moves 30] [--no-flood]
+    python benchmarks/hint_flood.py [--game swap5] [--bot-moves 30] [--no-flood]
 
 Three phones (seats 0-2) and a ``normal`` bot (seat 3) play ``--game`` for 4 (pause 0, so
 a bot's move comes as soon as its search ends). With the flood, every phone that has
 something to do asks for 5-second hints without pause, each on a new connection that it
-closes after 1 s (the phone gives up: the hint is dropped), and moves after every third.
+closes after 1 s (the phone gives up: the hint is dropped), and moves after every
+``HINTS_PER_MOVE``-th: with one worker for hints and moves, as before, each turn queued 20 s
+of hints ahead of the bot. In SWAP 5 each turn is one move by one seat, so the time the bot
+is awaited is exactly one move of its own.
 The bot's **delay** is the time from the moment the public view first shows it awaited
 to the moment it shows it no longer is (a 20 ms poll): its own think time plus whatever
 holds it up. The bot's first move is left out: it starts the worker process. Issue 23 asks that the flood add at most 1 s to the think time.
@@ -31,11 +34,12 @@ from server_latency import Client, free_port, start_server  # noqa: E402
 BOT_SEAT = 3
 HINT_SECONDS = 5
 GIVE_UP_SECONDS = 1.0
+HINTS_PER_MOVE = 4
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", default="lion-square", help="a 4-player game with bots (default lion-square)")
+    parser.add_argument("--game", default="swap5", help="a 4-player game with bots, one move a turn (default swap5)")
     parser.add_argument("--bot-moves", type=int, default=30, help="bot moves to measure (default 30)")
     parser.add_argument("--think", type=float, default=0.55, help="the bot's seconds per move (default 0.55, normal's)")
     parser.add_argument("--no-flood", action="store_true", help="the phones ask for no hints (the baseline)")
@@ -88,7 +92,7 @@ def watch_the_bot(public: Client, host: Client, moves: int) -> list[float]:
     while len(delays) < moves:
         view = public.ok("GET", "/api/view")
         if view["over"]:
-            host.ok("POST", "/api/rematch")
+            Client(public.connection.port, host.token).ok("POST", "/api/rematch")  # a new connection: an idle one is closed
             awaited_since = None
             continue
         now = time.monotonic()
@@ -103,7 +107,7 @@ def watch_the_bot(public: Client, host: Client, moves: int) -> list[float]:
 
 
 def phone(port: int, token: str, seat: int, flood: bool, done: threading.Event, counts: dict) -> None:
-    """One person: asks hints it gives up on (with ``flood``) and moves after every third."""
+    """One person: asks hints it gives up on (with ``flood``), then moves."""
     me = Client(port, token)
     chance = random.Random(seat)
     asked = 0
@@ -112,7 +116,7 @@ def phone(port: int, token: str, seat: int, flood: bool, done: threading.Event, 
         if not view["actions"]:
             time.sleep(0.05)
             continue
-        if flood and asked % 3 != 2:
+        if flood and asked % (HINTS_PER_MOVE + 1) != HINTS_PER_MOVE:
             asked += 1
             counts["hints asked"] += 1
             counts[ask_and_give_up(port, token)] += 1
