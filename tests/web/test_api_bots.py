@@ -213,3 +213,29 @@ def test_a_bot_that_cannot_be_saved_is_refused_and_its_seat_left_free(bots_api, 
     answer = bots_api.post("/api/seats/1/bot", {"level": "easy"}, token=host)
     assert answer.status_code == 503 and "nothing was changed" in answer.json["error"] and answer.json["error_ja"]
     assert table.public()["seats"][1]["taken"] is False
+
+
+def test_a_hint_whose_phone_went_away_is_dropped(api, table, tmp_path):
+    class NeverTaken(FirstAction):
+        """Questions wait in line (the worker is busy elsewhere) until the test looks."""
+
+        def think(self, game_id, view, *, level, seconds):
+            self.views.append(concurrent.futures.Future())
+            return self.views[-1]
+
+    hinter = NeverTaken()
+    bots = BotSeats(table, tmp_path, BotsConfig(pause_seconds=0), thinker=FirstAction(), hinter=hinter)
+    app = create_app(table, bots=bots, keepalive_seconds=0.2, stream_seconds=2.0)
+    try:
+        api.client = app.test_client()
+        start(api, "swap5", 2)
+        phone = api.post("/api/seats/0/join", {"name": "Aki"}).json["token"]
+        # waitress tells a request that its phone has closed the connection (see companion/serve.py)
+        gone = api.client.get("/api/hint?seconds=5", headers={"Authorization": f"Bearer {phone}"},
+                              environ_base={"waitress.client_disconnected": lambda: True})
+        assert gone.status_code == 503
+        [question] = hinter.views
+        assert question.cancelled() and bots._hints == {}  # dropped: the worker never takes it
+    finally:
+        bots.stop()
+        app.extensions["companion"].events.stop()
