@@ -7,10 +7,12 @@ move (logged and undoable like any other), ``seat_of(token)`` says whether the s
 its own. A host freeing the seat (or a new game without it) makes the token open nothing;
 the bot is then gone.
 
-The search itself (:func:`companion.bots.choose`) runs in a :class:`WorkerThinker`: one
-long-lived worker process, so a bot thinking never holds the web process's GIL and pages
-stay as quick as when idle (``benchmarks/bot_latency.py``). The worker receives a game id
-and a seat's view, never a state.
+The search itself (:func:`companion.bots.choose`) runs in two :class:`WorkerThinker`\ s,
+each a worker process of its own: one for the bots' moves, one for hints, so a bot's move
+never waits behind a hint, and a bot thinking never holds the web process's GIL (pages stay
+as quick as when idle, ``benchmarks/bot_latency.py``). A worker receives a game id and a
+seat's view, never a state. A bot that cannot move tells the table why
+(``Table.report_trouble``: every screen shows it) and tries again.
 
 Bot seats are remembered in ``bots.sqlite`` in the data directory, so after a restart the
 bots sit where they sat and think on.
