@@ -242,3 +242,5 @@ def test_a_bots_name_is_shown_in_the_pages_language_only(tmp_path, browser, new_
         names = phone.locator(".seat-name")
         expect(names.first).to_have_text(shown)
         assert hidden not in names.first.inner_text()
+        phone.goto(f"{url}/J/{table.join_code}")  # the join page's list of seats
+        expect(phone.locator("li[data-seat='0'] .seat-name")).to_have_text(shown)

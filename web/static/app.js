@@ -36,6 +36,11 @@ export function seatName(names, seat, bots) {
   return (names && names[seat]) || t("seat.number", { n: seat + 1 });
 }
 
+/** The name of an entry of the public table's `seats` (`{seat, name, bot}`), as seatName gives it. */
+export function seatEntryName(entry) {
+  return entry.bot ? t(`bot.name.${entry.bot}`, { n: entry.seat + 1 }) : entry.name;
+}
+
 /** Replace the engines' "{s2}" seat placeholders by names. The result is plain text: insert it with textContent. */
 export function renderText(text, names, bots) {
   return String(text).replace(/\{s(\d+)\}/g, (whole, n) => seatName(names, Number(n), bots));
