@@ -239,3 +239,25 @@ def test_a_hint_whose_phone_went_away_is_dropped(api, table, tmp_path):
     finally:
         bots.stop()
         app.extensions["companion"].events.stop()
+
+
+def test_a_hint_whose_worker_died_asks_to_try_again(api, table, tmp_path):
+    from companion.bots.seats import WorkerDied
+
+    class Dies(FirstAction):
+        def think(self, game_id, view, *, level, seconds):
+            future = concurrent.futures.Future()
+            future.set_exception(WorkerDied("the hint worker ended while choosing (exit code -9)"))
+            return future
+
+    bots = BotSeats(table, tmp_path, BotsConfig(pause_seconds=0), thinker=FirstAction(), hinter=Dies())
+    app = create_app(table, bots=bots, keepalive_seconds=0.2, stream_seconds=2.0)
+    try:
+        api.client = app.test_client()
+        start(api, "swap5", 2)
+        phone = api.post("/api/seats/0/join", {"name": "Aki"}).json["token"]
+        answer = api.get("/api/hint", token=phone)
+        assert answer.status_code == 503 and "try again" in answer.json["error"] and answer.json["error_ja"]
+    finally:
+        bots.stop()
+        app.extensions["companion"].events.stop()
