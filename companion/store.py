@@ -46,7 +46,8 @@ CREATE TABLE IF NOT EXISTS seats (
     seat       INTEGER PRIMARY KEY,
     name       TEXT    NOT NULL,
     token_hash TEXT    NOT NULL UNIQUE,
-    joined_at  REAL    NOT NULL
+    joined_at  REAL    NOT NULL,
+    bot        TEXT
 );
 CREATE TABLE IF NOT EXISTS actions (
     game_id   INTEGER NOT NULL REFERENCES games(id),
@@ -70,6 +71,7 @@ CREATE TABLE IF NOT EXISTS seating (
     name         TEXT,
     bot          INTEGER NOT NULL DEFAULT 0,
     start_player INTEGER NOT NULL DEFAULT 0,
+    bot_level    TEXT,
     PRIMARY KEY (game_id, seat)
 );
 CREATE TABLE IF NOT EXISTS snapshots (
@@ -79,6 +81,17 @@ CREATE TABLE IF NOT EXISTS snapshots (
     PRIMARY KEY (game_id, applied)
 );
 """
+
+
+ADDED_COLUMNS = (("seats", "bot", "TEXT"), ("seating", "bot_level", "TEXT"))
+"""Columns added since schema 1 (a bot's level on a seat and in a play's seating): a
+database without them gets them when opened, with NULL (a person, or a level not known)."""
+
+
+def _add_columns(db: sqlite3.Connection) -> None:
+    for table, column, kind in ADDED_COLUMNS:
+        if column not in {row[1] for row in db.execute(f"PRAGMA table_info({table})")}:
+            db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
 
 
 _IS_PLAY = ("ended_at IS NOT NULL AND (abandoned = 0 OR EXISTS "
@@ -141,6 +154,7 @@ class Store:
             db.execute("BEGIN IMMEDIATE")
             for statement in _statements(SCHEMA):
                 db.execute(statement)
+            _add_columns(db)
             db.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('schema', ?)", (json.dumps(SCHEMA_VERSION),))
             db.execute("COMMIT")
         except BaseException:
@@ -161,6 +175,14 @@ class Store:
                     db = sqlite3.connect(f"file:{location}?{mode}", uri=True, isolation_level=None,
                                          check_same_thread=False)
                     db.execute("SELECT COUNT(*) FROM meta").fetchone()  # connecting alone reads nothing
+                    if any(column not in {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+                           for table, column, _ in ADDED_COLUMNS):
+                        # Saved by an older version, and read-only: read a copy in memory that has them.
+                        copy = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+                        db.backup(copy)
+                        db.close()
+                        _add_columns(copy)
+                        db = copy
                     return db
                 except sqlite3.Error:
                     continue
@@ -252,15 +274,15 @@ class Store:
 
     # -------------------------------------------------------------- seats
 
-    def seats(self) -> dict[int, tuple[str, str]]:
-        """seat -> (name, token hash)."""
-        rows = self._db.execute("SELECT seat, name, token_hash FROM seats").fetchall()
-        return {seat: (name, token_hash) for seat, name, token_hash in rows}
+    def seats(self) -> dict[int, tuple[str, str, str | None]]:
+        """seat -> (name, token hash, bot level or None for a person)."""
+        rows = self._db.execute("SELECT seat, name, token_hash, bot FROM seats").fetchall()
+        return {seat: (name, token_hash, bot) for seat, name, token_hash, bot in rows}
 
-    def add_seat(self, seat: int, name: str, token_hash: str) -> None:
+    def add_seat(self, seat: int, name: str, token_hash: str, bot: str | None = None) -> None:
         self._db.execute(
-            "INSERT INTO seats (seat, name, token_hash, joined_at) VALUES (?, ?, ?, ?)",
-            (seat, name, token_hash, time.time()),
+            "INSERT INTO seats (seat, name, token_hash, joined_at, bot) VALUES (?, ?, ?, ?, ?)",
+            (seat, name, token_hash, time.time(), bot),
         )
 
     def remove_seat(self, seat: int) -> None:
@@ -353,11 +375,12 @@ class Store:
 
     def record_seating(self, game_id: int, seats: list[dict]) -> None:
         """Keep who sat where when game ``game_id`` ended (inside a transaction): one
-        ``{seat, name, bot, start_player}`` per seat, ``name`` None for a free seat."""
+        ``{seat, name, bot, start_player}`` per seat, ``name`` None for a free seat, ``bot``
+        the level of the bot that sat there or None for a person."""
         self._db.execute("DELETE FROM seating WHERE game_id = ?", (game_id,))
         self._db.executemany(
-            "INSERT INTO seating (game_id, seat, name, bot, start_player) VALUES (?, ?, ?, ?, ?)",
-            [(game_id, s["seat"], s["name"], int(s["bot"]), int(s["start_player"])) for s in seats],
+            "INSERT INTO seating (game_id, seat, name, bot, start_player, bot_level) VALUES (?, ?, ?, ?, ?, ?)",
+            [(game_id, s["seat"], s["name"], int(s["bot"] is not None), int(s["start_player"]), s["bot"]) for s in seats],
         )
 
     def plays(self, game: str | None = None, limit: int = -1, before: int | None = None) -> list[GameRecord]:
@@ -376,15 +399,17 @@ class Store:
         return self._db.execute(f"SELECT 1 FROM games WHERE id = ? AND {_IS_PLAY}", (game_id,)).fetchone() is not None
 
     def seating(self, game_ids: list[int]) -> dict[int, list[dict]]:
-        """game id -> its recorded seats in order (``{seat, name, bot, start_player}``)."""
+        """game id -> its recorded seats in order (``{seat, name, bot, bot_level, start_player}``;
+        ``bot_level`` None for a person, and for a bot recorded before levels were kept)."""
         found: dict[int, list[dict]] = {game_id: [] for game_id in game_ids}
         for start in range(0, len(game_ids), 500):  # SQLite caps the parameters of one statement
             chunk = game_ids[start:start + 500]
             rows = self._db.execute(
-                f"SELECT game_id, seat, name, bot, start_player FROM seating WHERE game_id IN ({','.join('?' * len(chunk))}) "
-                "ORDER BY game_id, seat", chunk).fetchall()
-            for game_id, seat, name, bot, start_player in rows:
-                found[game_id].append({"seat": seat, "name": name, "bot": bool(bot), "start_player": bool(start_player)})
+                f"SELECT game_id, seat, name, bot, bot_level, start_player FROM seating WHERE game_id IN "
+                f"({','.join('?' * len(chunk))}) ORDER BY game_id, seat", chunk).fetchall()
+            for game_id, seat, name, bot, bot_level, start_player in rows:
+                found[game_id].append({"seat": seat, "name": name, "bot": bool(bot), "bot_level": bot_level,
+                                       "start_player": bool(start_player)})
         return found
 
     def seated_names(self) -> list[str]:
@@ -413,7 +438,7 @@ class Store:
             return [dict(zip(names, row)) for row in cursor.fetchall()]
 
         (game,) = rows("SELECT id, game, players, seed, options, started_at, ended_at, result, abandoned FROM games WHERE id = ?")
-        game["seating"] = rows("SELECT seat, name, bot, start_player FROM seating WHERE game_id = ? ORDER BY seat")
+        game["seating"] = rows("SELECT seat, name, bot, start_player, bot_level FROM seating WHERE game_id = ? ORDER BY seat")
         game["actions"] = rows("SELECT n, seat, action, at, undone_at FROM actions WHERE game_id = ? ORDER BY n")
         game["log"] = rows("SELECT seq, action, entry FROM log WHERE game_id = ? ORDER BY seq")
         return game
@@ -436,8 +461,9 @@ class Store:
             cursor = self._db.execute(f"INSERT INTO games (id, {', '.join(columns)}) VALUES ({', '.join('?' * 9)})",
                                       [game["id"], *values])
         game_id = cursor.lastrowid
-        self._db.executemany("INSERT INTO seating (game_id, seat, name, bot, start_player) VALUES (?, ?, ?, ?, ?)",
-                             [(game_id, s["seat"], s["name"], s["bot"], s["start_player"]) for s in game["seating"]])
+        self._db.executemany("INSERT INTO seating (game_id, seat, name, bot, start_player, bot_level) VALUES (?, ?, ?, ?, ?, ?)",
+                             [(game_id, s["seat"], s["name"], s["bot"], s["start_player"], s.get("bot_level"))
+                              for s in game["seating"]])
         self._db.executemany("INSERT INTO actions (game_id, n, seat, action, at, undone_at) VALUES (?, ?, ?, ?, ?, ?)",
                              [(game_id, a["n"], a["seat"], a["action"], a["at"], a["undone_at"]) for a in game["actions"]])
         self._db.executemany("INSERT INTO log (game_id, seq, action, entry) VALUES (?, ?, ?, ?)",

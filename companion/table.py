@@ -34,7 +34,6 @@ from typing import Callable, Iterable
 from . import games
 from .games import Game, IllegalAction
 from .games.base import LOG_SHOWN, seat_ref
-from .records.seating import record_seating
 from .store import GameRecord, StorageError, Store
 
 log = logging.getLogger(__name__)
@@ -92,6 +91,7 @@ def _new_token() -> str:
 class _Seat:
     name: str
     token_hash: str
+    bot: str | None = None  # the level of the bot on the seat; None: a person
 
 
 @dataclass
@@ -144,6 +144,7 @@ class Table:
         self._offered = [_describe(games.get(game_id)) for game_id in self.offered_games]
         self.data_dir = Path(data_dir)  # the play records (companion/records) read the same database
         self._store = Store(data_dir)
+        self._troubles: dict[int, dict] = {}  # seat -> why its player (a bot) cannot move now, in both languages
         self._restore()
 
     # ================================================================ reading
@@ -175,6 +176,11 @@ class Table:
         """Each seat's player name, None for a free seat."""
         with self._lock:
             return [self._seats[s].name if s in self._seats else None for s in range(self.players)]
+
+    def bots(self) -> list[str | None]:
+        """Each seat's bot level, None for a person or a free seat (pages name a bot in their language)."""
+        with self._lock:
+            return [self._seats[s].bot if s in self._seats else None for s in range(self.players)]
 
     def seat_of(self, token: str | None) -> int | None:
         """The seat a token holds, or None. Constant-time in the token."""
@@ -222,7 +228,8 @@ class Table:
                 "offered_games": copy.deepcopy(self._offered),
                 "host": {"exists": self.has_host, "seat": self.host_seat},
                 "game": None,
-                "seats": [{"seat": s, "name": n, "taken": n is not None} for s, n in enumerate(names)],
+                "seats": [{"seat": s, "name": n, "taken": n is not None, "bot": bot, "trouble": self._troubles.get(s)}
+                          for (s, n), bot in zip(enumerate(names), self.bots())],
                 "view": None,
                 "history": [self._history_entry(r) for r in self._store.finished_games(HISTORY_SHOWN)],
             }
@@ -292,13 +299,14 @@ class Table:
                     self._store.set_meta("host_token_hash", host_hash)
                 if self._current and not self._current.game.is_over(self._current.state):
                     self._store.end_game(self._current.record.id, None, abandoned=True)
-                    record_seating(self._store, self._current.game, self._current.record, self.names())
+                    self._record_seating(self._current)
                 record_id = self._store.add_game(game_id, players, seed, state["options"])
                 setup_entries = state["log"]  # what the setup wrote (a first round begins...)
                 seqs = self._store.add_log_entries(record_id, None, setup_entries)
                 self._store.remove_seats_from(players)
                 self._store.set_meta("current_game", record_id)
             self._seats = {s: seat for s, seat in self._seats.items() if s < players}
+            self._troubles.clear()  # a new game: every player starts afresh
             if host_hash:
                 self._host_hash = host_hash
             self._current = _Current(self._store.game(record_id), game, state, 0,
@@ -352,9 +360,13 @@ class Table:
             self._host_hash = token_hash
         self._notify()
 
-    def join(self, seat: int, name: str) -> str:
-        """Take a free seat under ``name``; returns the seat token (the phone's key to it)."""
+    def join(self, seat: int, name: str, *, bot: str | None = None) -> str:
+        """Take a free seat under ``name``; returns the seat token (the phone's key to it).
+        ``bot``: the level of the bot taking it (kept with the seat and in the play's record;
+        the table attaches no meaning to it), None for a person."""
         name = clean_name(name)
+        if bot is not None and not (isinstance(bot, str) and bot.isascii() and bot.isalpha()):
+            raise TableError(f"a bot level is a word, not {bot!r}", f"ボットのレベルは単語で指定してください（{bot!r} は使えません）")
         with self._lock:
             self._require_game()
             self._require_seat_number(seat)
@@ -363,8 +375,8 @@ class Table:
                 raise Conflict(f"seat {seat + 1} is taken by {taken_by}", f"{seat + 1}番の席には{taken_by}さんが着いています")
             token = _new_token()
             with self._change():
-                self._store.add_seat(seat, name, hash_token(token))
-            self._seats[seat] = _Seat(name, hash_token(token))
+                self._store.add_seat(seat, name, hash_token(token), bot)
+            self._seats[seat] = _Seat(name, hash_token(token), bot)
         self._notify()
         return token
 
@@ -378,6 +390,7 @@ class Table:
             with self._change():
                 self._store.remove_seat(seat)
             del self._seats[seat]
+            self._troubles.pop(seat, None)
         self._notify()
 
     def free_all_seats(self) -> None:
@@ -388,6 +401,7 @@ class Table:
             with self._change():
                 self._store.remove_seats_from(0)
             self._seats = {}
+            self._troubles.clear()
         self._notify()
 
     def act(self, seat: int, action: dict, version: int) -> None:
@@ -426,7 +440,7 @@ class Table:
                     self._store.add_snapshot(current.record.id, applied, current.game.dump(new_state))
                 if current.game.is_over(new_state):
                     self._store.end_game(current.record.id, current.game.result(new_state), abandoned=False)
-                    record_seating(self._store, current.game, current.record, self.names())
+                    self._record_seating(current, new_state)
             current.state, current.applied = new_state, applied
             current.log += [_LogLine(seq, n, entry) for seq, entry in zip(seqs, written)]
             self._note_changes(current, fingerprints)
@@ -463,6 +477,23 @@ class Table:
                     line.undone = True
             current.log.append(_LogLine(seq, None, entry))
             self._note_changes(current, fingerprints)
+        self._notify()
+
+    def report_trouble(self, seat: int, trouble: dict | None) -> None:
+        """Say on every screen why the player on ``seat`` cannot move now (``{"en", "ja"}``:
+        a bot whose search failed, which tries again), or (None) that it can again. It is
+        kept in memory only: after a restart the player tries afresh. The version grows
+        (as for any change everyone sees) only when the words change."""
+        with self._lock:
+            self._require_seat_number(seat)
+            if self._troubles.get(seat) == trouble:
+                return
+            with self._change():
+                pass  # nothing of the game changes; the version does, so every screen redraws
+            if trouble is None:
+                del self._troubles[seat]
+            else:
+                self._troubles[seat] = dict(trouble)
         self._notify()
 
     # ================================================================ events
@@ -521,6 +552,17 @@ class Table:
         for listener in listeners:
             listener(version)
 
+    def _record_seating(self, current: _Current, state: dict | None = None) -> None:
+        """Keep with the play who sat where as it ends (or is abandoned), in the same
+        transaction, so a play is never stored without its players: each seat's name then
+        (seats are freed and names change afterwards), its bot's level, and whether it
+        started (the game says so: ``Game.start_player``)."""
+        starter = current.game.start_player(current.state if state is None else state)
+        bots = self.bots()
+        self._store.record_seating(current.record.id, [
+            {"seat": seat, "name": name, "bot": bots[seat], "start_player": seat == starter}
+            for seat, name in enumerate(self.names())])
+
     def _restore(self) -> None:
         store = self._store
         self._version = store.get_meta("version", 0)
@@ -530,7 +572,7 @@ class Table:
             if not store.problem:  # with nothing saved, the code lasts until the next start
                 with store.transaction():
                     store.set_meta("join_code", self._join_code)
-        self._seats = {seat: _Seat(name, token_hash) for seat, (name, token_hash) in store.seats().items()}
+        self._seats = {seat: _Seat(name, token_hash, bot) for seat, (name, token_hash, bot) in store.seats().items()}
         self._host_hash = store.get_meta("host_token_hash")
         legacy_host_seat = store.get_meta("host_seat")  # saved before hosting moved to tokens
         if legacy_host_seat is not None:
@@ -588,7 +630,9 @@ class Table:
         view["title"] = current.game.title
         view["play_id"] = current.record.id  # once the game is over, its play in the records (a finished result's links)
         view["names"] = self.names()
+        view["bots"] = self.bots()  # a bot's level on its seat: pages name it in their own language
         view["problem"] = self.problem  # so every screen can say at once that nothing is saved
+        view["troubles"] = {str(seat): dict(words) for seat, words in sorted(self._troubles.items())}
         view["actions"] = [] if seat is None else current.game.legal_actions(current.state, seat)
         view["log"] = _readable(current.log, seat, last=LOG_SHOWN)  # the table's log: undone moves too
         return view

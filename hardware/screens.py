@@ -42,6 +42,9 @@ WORDS = {
     "stopped_hint": {"en": "Safe to unplug.", "ja": "電源を抜けます"},
     "place": {"en": "{place}.", "ja": "{place}位"},
     "seat": {"en": "Seat {number}", "ja": "席{number}"},
+    "bot_easy": {"en": "Bot {number} (easy)", "ja": "ボット{number}(かんたん)"},
+    "bot_normal": {"en": "Bot {number} (normal)", "ja": "ボット{number}(ふつう)"},
+    "bot_strong": {"en": "Bot {number} (strong)", "ja": "ボット{number}(つよい)"},
     "list_separator": {"en": ", ", "ja": "、"},
     "your_turn": {"en": "{name}'s turn", "ja": "{name}の番"},
     "round_over": {"en": "Round over", "ja": "ラウンド終了"},
@@ -350,8 +353,9 @@ class StatusInput:
 
 
 def seat_names(public_info: dict, language: str = "en") -> list[str]:
-    """Every seat's name, ``Seat n`` for a free seat."""
-    return [seat["name"] or word("seat", language, number=seat["seat"] + 1) for seat in public_info["seats"]]
+    """Every seat's name, ``Seat n`` for a free seat; a bot's in ``language`` from its level."""
+    return [word(f"bot_{seat['bot']}", language, number=seat["seat"] + 1) if seat.get("bot")
+            else seat["name"] or word("seat", language, number=seat["seat"] + 1) for seat in public_info["seats"]]
 
 
 def status_screen(public_info: dict, language: str, scroll: int = 0) -> Screen:
@@ -372,6 +376,8 @@ def status_screen(public_info: dict, language: str, scroll: int = 0) -> Screen:
         last = _last_event(info)
         if last:
             lines.append(last)
+        # A bot that cannot move says why (the table keeps its words): first, where it is seen.
+        lines[:0] = [f"{names[int(seat)]}: {words[language]}" for seat, words in view.get("troubles", {}).items()]
     lines = [line for line in lines if line]
     return Screen("status", info.title, tuple(lines), scroll=scroll, die=die, headline=headline)
 

@@ -33,7 +33,7 @@ from werkzeug.exceptions import HTTPException
 from companion.bots import LEVELS as BOT_LEVELS
 from companion.bots import NoBot
 from companion.bots import supported as bot_games_supported
-from companion.bots.seats import HINT_SECONDS_RANGE
+from companion.bots.seats import HINT_SECONDS_RANGE, HintAbandoned, WorkerDied
 from companion.games.base import render_text
 from companion.table import Conflict, Forbidden, IllegalAction, NotFound, StorageError, Table, TableError
 
@@ -580,8 +580,12 @@ def hint():
         if seconds is None or not low <= seconds <= high:
             raise ApiError(400, f"seconds must be a number from {low} to {high}",
                            f"seconds は {low} から {high} までの数にしてください")
+    # waitress tells whether the phone has given up (see companion/serve.py): its hint is then dropped.
+    gone = request.environ.get("waitress.client_disconnected", lambda: False)
     try:
-        return {"action": bots.hint(seat, seconds)}
+        return {"action": bots.hint(seat, seconds, gone=gone)}
+    except (HintAbandoned, WorkerDied):  # nobody reads this answer; or its worker died (a new one starts)
+        raise HINT_TOO_SLOW from None
     except NoBot:
         raise NOTHING_TO_HINT from None
     except TimeoutError:

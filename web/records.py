@@ -12,6 +12,7 @@ from datetime import datetime
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from companion import games
+from companion.bots import LEVELS as BOT_LEVELS
 from companion.records.exports import bgstats_url, plays_csv
 from companion.records.plays import Records
 from companion.records.stats import stats
@@ -61,7 +62,7 @@ def plays_as_csv():
 def play(play_id: int):
     """One play with its action log and, when it was finished, its "Send to BG Stats" link."""
     answer = _records().play(play_id)
-    answer["bgstats_url"] = None if answer["abandoned"] else bgstats_url(answer)
+    answer["bgstats_url"] = None if answer["abandoned"] else bgstats_url(answer, bot_names=_bot_names(pages.choose_language()))
     return jsonify(answer)
 
 
@@ -113,11 +114,18 @@ def records_page():
     game = request.args.get("game") or None  # the filter's "every game" sends an empty game=
     if game is not None and game not in games.ids():
         return pages.render_page("records.html", status=404, mode="records", games=choices, game=None, unknown=game)
+    bot_names = _bot_names(lang)
     recent = [{**play, "when": _local_time(play["started_at"]),
-               "bgstats_url": None if play["abandoned"] else bgstats_url(play)}
+               "bgstats_url": None if play["abandoned"] else bgstats_url(play, bot_names=bot_names)}
               for play in _records().plays(game, limit=RECENT_PLAYS)]
     return pages.render_page("records.html", mode="records", games=choices, game=game, unknown=None,
                        stats=stats(_records().outcomes(game)), recent=recent, local_time=_local_time)
+
+
+def _bot_names(lang: str) -> dict[str, str]:
+    """Each bot level's player name in ``lang`` (one player per level in the records)."""
+    words = pages.texts(lang)
+    return {level: words[f"bot.player.{level}"] for level in BOT_LEVELS}
 
 
 def _local_time(unix_seconds: float) -> str:

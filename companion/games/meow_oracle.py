@@ -556,6 +556,10 @@ class MeowOracle(Game):
 
     # ------------------------------------------------------------------ test hooks and copying
 
+    def start_player(self, state: dict) -> int:
+        """The first round's start player (each round records its own)."""
+        return state["history"][0]["start"] if state["history"] else state["start"]
+
     def _components(self, state: dict) -> list:
         found = [card for area in state["down"] for card in area if card]
         found += [card for area in state["up"] for card in area if card]

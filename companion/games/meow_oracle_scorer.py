@@ -289,6 +289,10 @@ class MeowOracleScorer(Game):
 
     # ------------------------------------------------------------------ views
 
+    def start_player(self, state: dict) -> int | None:
+        """The first round's start player, as entered (None until the first round's entry names it)."""
+        return state["rounds"][0]["start_player"] if state["rounds"] else state["start_player"]
+
     def _public_view(self, state: dict) -> dict:
         players = state["players"]
         entered = [_has_entered(state, s) for s in range(players)]

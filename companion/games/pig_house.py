@@ -1152,6 +1152,9 @@ class PigHouse(Game):
 
     # ------------------------------------------------------------------ test hooks and copying
 
+    def start_player(self, state: dict) -> int:
+        return 0  # scouting begins with the first seat
+
     def _components(self, state: dict) -> list | None:
         """The happening cards always, and the wolf cards when the companion holds the deck."""
         found = [*state["happening_deck"], *state["happening_discard"], *(c for c in state["corner_cards"].values() if c)]

@@ -843,6 +843,14 @@ class Swap5(Game):
 
     # ------------------------------------------------------------------ test hooks and copying
 
+    def start_player(self, state: dict) -> int:
+        return START_SEAT
+
+    def turn_order(self, players: int, start: int, options: dict) -> list[int]:
+        """From ``start``, the way the play's ``direction`` option turns."""
+        step = 1 if options.get("direction", "clockwise") == "clockwise" else -1
+        return [(start + step * count) % players for count in range(players)]
+
     def _components(self, state: dict) -> list:
         pieces = ["piece-" + piece for piece in state["board"] if piece != EMPTY]
         cards = [card for hand in state["hands"].values() for card in hand]

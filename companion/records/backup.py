@@ -120,6 +120,10 @@ def _check_play(play) -> None:
     for part in ("seating", "actions", "log"):
         for row in play[part]:
             _check_fields(row, part)
+    for row in play["seating"]:  # a bot's level: in files made since levels were kept
+        level = row.get("bot_level")
+        if level is not None and not (isinstance(level, str) and level.isascii() and level.isalpha()):
+            raise BackupError(f"a seat's bot_level is {level!r}, not a word")
     if play["game"] not in games.ids():
         raise BackupError(f"it is of the game {play['game']!r}, which this companion does not know")
     game = games.get(play["game"])

@@ -48,7 +48,7 @@ class Records:
 
     def outcomes(self, game: str | None = None) -> list[dict]:
         """What the statistics read of every play (of one ``game`` id), newest first: its
-        ``game``, ``ended_at``, ``duration_min``, ``abandoned``, ``lions_win`` and ``players``
+        ``game``, ``options``, ``ended_at``, ``duration_min``, ``abandoned``, ``lions_win`` and ``players``
         ``[{seat, name, bot, start_player, score, winner}]``. :meth:`plays` without the words
         (titles, summaries) and ranks, which cost more than the statistics themselves."""
         _require_game(game)
@@ -85,7 +85,8 @@ class Records:
         with self._lock:
             record = self._require_play(play_id)
             actions = self._store.applied_actions(play_id)
-            names = [seat["name"] for seat in self._store.seating([play_id])[play_id]]
+            seating = self._store.seating([play_id])[play_id]
+            names = [seat["name"] for seat in seating]
         if not isinstance(step, int) or isinstance(step, bool) or not 0 <= step <= len(actions):
             raise TableError(f"step must be a whole number from 0 to {len(actions)}, not {step!r}",
                              f"step は0から{len(actions)}までの整数にしてください（{step!r} は使えません）")
@@ -93,7 +94,8 @@ class Records:
         state = game.setup(record.players, record.seed, record.options)
         for _, seat, action in actions[:step]:
             state = game.apply(state, seat, action)
-        return {"id": play_id, "game": record.game, "title": game.title, "names": names, "step": step,
+        return {"id": play_id, "game": record.game, "title": game.title, "names": names,
+                "bots": [seat["bot_level"] for seat in seating], "step": step,
                 "steps": len(actions), "view": game.view(state, None),
                 "hands": {str(seat): game.view(state, seat)["private"] for seat in range(record.players)}}
 
@@ -151,7 +153,8 @@ def _play(record: GameRecord, seating: list[dict]) -> dict:
         "lions_win": bool(result.get("lions_win")),
         "summary": _summary(record, result, names),
         "players": [
-            {"seat": seat["seat"], "name": seat["name"], "bot": seat["bot"], "start_player": seat["start_player"],
+            {"seat": seat["seat"], "name": seat["name"], "bot": seat["bot"], "bot_level": seat["bot_level"],
+             "start_player": seat["start_player"],
              "score": scores.get(str(seat["seat"])), "rank": ranks.get(seat["seat"]), "winner": seat["seat"] in winners}
             for seat in seating
         ],
@@ -172,6 +175,7 @@ def _outcome(record: GameRecord, seating: list[dict]) -> dict:
     scores = result.get("scores", {})
     return {
         "game": record.game,
+        "options": record.options,  # the turn order may depend on them (SWAP 5's direction)
         "ended_at": record.ended_at,
         "duration_min": round((record.ended_at - record.started_at) / 60, 1),
         "abandoned": record.abandoned,

@@ -22,7 +22,7 @@ START = 1795000000.0  # 2026-11-18 11:06:40 UTC: fixed times, so the files never
 @pytest.fixture
 def fixed_plays(table, records):
     """A finished SWAP 5 with a Japanese name and a bot, and an abandoned Meow Oracle, at fixed times."""
-    play(table, "swap5", ["ＡＫＩ", bot_name(1, "normal")], seed=3)
+    play(table, "swap5", ["ＡＫＩ", bot_name(1, "normal")], seed=3, bots={1: "normal"})
     play(table, "meow-oracle", ["あき", "Ben", "Cy"], seed=2, moves=5)
     table.start_game("swap5", 2)  # abandons the Meow Oracle
     plays = records.plays()
@@ -48,6 +48,12 @@ def test_the_csv_has_one_row_per_player_per_play(fixed_plays):
 def test_the_bgstats_payload_of_a_finished_play(fixed_plays):
     finished = next(p for p in fixed_plays if not p["abandoned"])
     check_golden("bgstats.json", json.dumps(bgstats_payload(finished, timezone.utc), ensure_ascii=False, indent=1) + "\n")
+
+
+def test_bgstats_knows_a_bot_by_its_level_and_names_it_in_the_pages_language(fixed_plays):
+    finished = next(p for p in fixed_plays if not p["abandoned"])
+    bot = bgstats_payload(finished, timezone.utc, bot_names={"normal": "ボット（ふつう）"})["players"][1]
+    assert (bot["name"], bot["sourcePlayerId"]) == ("ボット（ふつう）", "bot:normal")
 
 
 def test_the_bgstats_link_carries_the_payload_url_encoded(fixed_plays):

@@ -26,14 +26,24 @@ export function pick(pair) {
   return pair[lang] ?? pair.en ?? "";
 }
 
-/** A seat's name as shown: the player's name, else "Seat 3". */
-export function seatName(names, seat) {
+/**
+ * A seat's name as shown: a bot's in the page's language ("Bot 2 (normal)", from its level in
+ * the view's `bots`), else the player's name, else "Seat 3".
+ */
+export function seatName(names, seat, bots) {
+  const level = bots && bots[seat];
+  if (level) return t(`bot.name.${level}`, { n: seat + 1 });
   return (names && names[seat]) || t("seat.number", { n: seat + 1 });
 }
 
+/** The name of an entry of the public table's `seats` (`{seat, name, bot}`), as seatName gives it. */
+export function seatEntryName(entry) {
+  return entry.bot ? t(`bot.name.${entry.bot}`, { n: entry.seat + 1 }) : entry.name;
+}
+
 /** Replace the engines' "{s2}" seat placeholders by names. The result is plain text: insert it with textContent. */
-export function renderText(text, names) {
-  return String(text).replace(/\{s(\d+)\}/g, (whole, n) => seatName(names, Number(n)));
+export function renderText(text, names, bots) {
+  return String(text).replace(/\{s(\d+)\}/g, (whole, n) => seatName(names, Number(n), bots));
 }
 
 /**

@@ -121,7 +121,7 @@ function noticeUndos(next) {
   seenUndos = new Set(undos);
   if (fresh.length) {
     const entry = JSON.parse(fresh[fresh.length - 1]);
-    say(t("undo.notice", { move: renderText(pick(entry.text), next.names) }), "notice");
+    say(t("undo.notice", { move: renderText(pick(entry.text), next.names, next.bots) }), "notice");
   }
 }
 
@@ -148,8 +148,8 @@ function context() {
     pick,
     el,
     picker,
-    seatName: (seat) => seatName(view.names, seat),
-    text: (pair) => renderText(pick(pair), view.names),
+    seatName: (seat) => seatName(view.names, seat, view.bots),
+    text: (pair) => renderText(pick(pair), view.names, view.bots),
     /** Say why a greyed-out choice cannot be taken now (shown by the action bar). */
     explain: (why) => {
       note = why;
@@ -193,6 +193,10 @@ function headline(ctx) {
       el("a", { class: "rules-link", href: `/rules/${view.game}`, "data-testid": "rules-link" }, t("play.rules"))),
     status ? el("p", { class: "game-status" }, status) : null,
     line ? el("p", { class: yours ? "turn mine" : "turn", "data-testid": "turn" }, line) : null,
+    // A bot that cannot move says why, and that it tries again (the table keeps the words).
+    Object.entries(view.troubles || {}).map(([seat, words]) =>
+      el("p", { class: "bot-trouble", role: "status", "data-testid": "bot-trouble" },
+        t("bot.trouble", { name: ctx.seatName(Number(seat)), why: pick(words) }))),
     hint ? el("p", { class: "step-hint", "data-testid": "hint" }, hint) : null);
 }
 

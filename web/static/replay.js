@@ -44,8 +44,8 @@ function context(answer, seat = null, texts = t) {
   return {
     view, names: view.names, seat, lang, t: texts, pick, el,
     picker: new Picker([], () => {}),
-    seatName: (s) => seatName(view.names, s),
-    text: (pair) => renderText(pick(pair), view.names),
+    seatName: (s) => seatName(view.names, s, answer.bots),
+    text: (pair) => renderText(pick(pair), view.names, answer.bots),
     explain: () => {},
   };
 }
@@ -88,7 +88,7 @@ function hands(answer) {
       }
       // Drawn from a player's page: the cards are buttons there. Here nothing is to be pressed.
       return el("section", { class: "hand-of", "data-seat": seat, inert: true },
-        el("h3", {}, seatName(answer.names, seat)), parts);
+        el("h3", {}, seatName(answer.names, seat, answer.bots)), parts);
     });
   return drawn.length ? drawn : el("p", { class: "no-hands" }, t("replay.no_hands"));
 }
