@@ -250,6 +250,17 @@ class Store:
         """An undo took back a game's last action: it is being played again."""
         self._db.execute("UPDATE games SET ended_at = NULL, result = NULL WHERE id = ?", (game_id,))
 
+    def note_shown(self, game_id: int) -> None:
+        """Someone may have seen every hand of the finished game ``game_id`` (its replay or
+        its moves were served): if it is the table's current game, note it (inside a
+        transaction), so that the table refuses to reopen it (:meth:`shown_after_end`)."""
+        if self.get_meta("current_game") == game_id:
+            self._set_meta("shown_after_end", game_id)
+
+    def shown_after_end(self, game_id: int) -> bool:
+        """Whether the finished game ``game_id``'s hands may have been seen by anyone."""
+        return self.get_meta("shown_after_end") == game_id
+
     # -------------------------------------------------------------- seats
 
     def seats(self) -> dict[int, tuple[str, str]]:

@@ -438,7 +438,11 @@ class Table:
         log flagged as undone, its log entries stay marked ``undone``, and a new entry of
         kind "undo" says who took back what: the player on seat ``by``, or (None) the host
         without a seat or the panel. The RNG is part of the state, so doing the same again
-        gives the same cards or dice: undo cannot re-roll."""
+        gives the same cards or dice: undo cannot re-roll.
+
+        A finished game whose replay or moves the records have served (every hand shown to
+        whoever asked) is refused: what everyone may have seen cannot become secret again
+        (``docs/records.md``, *Replays and undo*)."""
         with self._lock:
             current = self._require_game()
             last = self._store.last_applied_action(current.record.id)
@@ -452,6 +456,12 @@ class Table:
             state, applied = self._replay(current.record, current.game, upto=current.applied - 1)
             fingerprints = _fingerprints(current.game, state)
             with self._change():
+                if was_over and self._store.shown_after_end(current.record.id):  # checked where the records write it
+                    raise Conflict(
+                        "this game is over and its replay or moves have been opened, so every hand may have been "
+                        "seen: it can no longer be taken back past its end (start a new game or a rematch)",
+                        "このゲームは終わり、リプレイか手の記録が開かれたので、全員の手札が見られたかもしれません。"
+                        "終わった後の手はもう取り消せません（新しいゲームか再戦を始めてください）")
                 self._store.undo_last_action(current.record.id)
                 (seq,) = self._store.add_log_entries(current.record.id, None, [entry])
                 self._store.drop_snapshots_after(current.record.id, current.applied - 1)

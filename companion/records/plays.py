@@ -60,7 +60,7 @@ class Records:
     def play(self, play_id: int) -> dict:
         """One play with its whole action log: who moved, what, when, and whether it was taken back."""
         with self._lock:
-            record = self._require_play(play_id)
+            record = self._require_shown_play(play_id)
             seating = self._store.seating([play_id])[play_id]
             actions = self._store.action_log(play_id)
             texts: dict[int, list[dict]] = {}
@@ -83,7 +83,7 @@ class Records:
         log with the engine: the public view, and every hand (each seat's private view; the
         play is over, so nothing is secret any more). ``steps`` is the number of moves in force."""
         with self._lock:
-            record = self._require_play(play_id)
+            record = self._require_shown_play(play_id)
             actions = self._store.applied_actions(play_id)
             names = [seat["name"] for seat in self._store.seating([play_id])[play_id]]
         if not isinstance(step, int) or isinstance(step, bool) or not 0 <= step <= len(actions):
@@ -124,6 +124,18 @@ class Records:
                 self._store.delete_game(play_id)
 
     # ------------------------------------------------------------------ inside
+
+    def _require_shown_play(self, play_id) -> GameRecord:
+        """:meth:`_require_play` for a play whose moves or hands are about to be served. The
+        table's current game, once over, can still be reopened by an undo: it is checked
+        and noted as shown in one transaction, so either the undo came first (and this is
+        no play any more) or the table refuses to reopen it from now on."""
+        if self._store.get_meta("current_game") != play_id:
+            return self._require_play(play_id)
+        with self._store.transaction():
+            record = self._require_play(play_id)
+            self._store.note_shown(play_id)
+        return record
 
     def _require_play(self, play_id) -> GameRecord:
         if (not isinstance(play_id, int) or isinstance(play_id, bool) or not 1 <= play_id <= LARGEST_ID
