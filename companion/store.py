@@ -435,10 +435,10 @@ class Store:
                                (game, seed, started_at)).fetchone()
         return None if row is None else row[0]
 
-    def add_game_rows(self, game: dict) -> int:
+    def add_game_rows(self, game: dict, keep_id_below: int) -> int:
         """Add a game given as :meth:`game_rows` gives it (inside a transaction), under its
-        own id when that is free, else a new one; return the id it got."""
-        taken = self.game(game["id"]) is not None
+        own id when that is free and below ``keep_id_below``, else a new one; return the id it got."""
+        taken = game["id"] >= keep_id_below or self.game(game["id"]) is not None
         columns = ("game", "players", "seed", "options", "started_at", "ended_at", "result", "abandoned")
         values = [game[column] for column in columns]
         if taken:
