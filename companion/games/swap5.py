@@ -597,7 +597,7 @@ class Swap5(Game):
         """Finish: the highest score wins; among tied players the one who acted first in
         the last lap (RULINGS.md §3, see _last_lap)."""
         best = max(scores)
-        lap = self._last_lap(state, ending)
+        lap = self._last_lap(state)
         winner = next(s for s in lap if scores[s] == best)
         tie_broken = scores.count(best) > 1
         en, ja = _summary(winner, best, [s for s in lap if scores[s] == best])
@@ -633,17 +633,19 @@ class Swap5(Game):
             f"ゲーム終了: {why[1]}。{seat_ref(winner)} の勝ち ({best}点){tie[1]}。",
         )
 
-    def _last_lap(self, state: dict, ending: str) -> list[int]:
+    def _last_lap(self, state: dict) -> list[int]:
         """Every seat in the order the book's tie-break reads them: 「最後の一巡で先に行動した
-        プレイヤー」, the player who acted first in the last lap (RULINGS §3, revised 2026-11-23).
+        プレイヤー」, the player who acted first in the last lap (RULINGS §3, revised 2026-11-23
+        and 2026-11-25).
 
-        Ended by five points, the last lap is the lap in progress, begun by the start player:
-        those who had acted in it, in turn order, then those who had not yet, in turn order;
-        together simply the turn order from the start player. Ended by the last trump card,
-        it is the extra lap, begun by the player after the one who played it; that player
-        acted in no part of it and comes after every other, which is where the turn order
-        from the next seat puts them."""
-        if ending == "last-trump":
+        Once someone has played their last trump card, the last lap is the extra lap, begun
+        by the player after them, whether it ends by itself or by a score of 5 reached inside
+        it: those who had acted in it, in turn order, then those who had not yet, in turn
+        order, and the player who emptied their hand (who acts in no part of it) last; together
+        simply the turn order from the next seat. Otherwise (five points before any last
+        card) the last lap is the lap in progress, begun by the start player, read the same
+        way: the turn order from the start player."""
+        if state["final_lap"] is not None:
             return self._order_from(state, self._next_seat(state, state["final_lap"]["trigger"]))
         return self._order_from(state, START_SEAT)
 

@@ -684,13 +684,22 @@ def test_a_five_point_tie_goes_to_who_acted_first_in_the_lap_in_progress_from_th
     assert GAME.view(state, None)["log"][-1]["text"]["en"].endswith("which began with {s0}).")
 
 
-def test_a_five_point_tie_in_the_extra_lap_still_counts_from_the_start_player():
-    state = position(4, DOUBLE_FIVE, hands={1: ["row-3-4"]}, turn=1)
+@pytest.mark.parametrize("direction", ["clockwise", "counterclockwise"])
+def test_a_five_point_tie_in_the_extra_lap_is_broken_by_the_extra_laps_order(direction):
+    """RULINGS §3 (revised 2026-11-25), issue 23 point 10: green (seat 1) plays their last card;
+    in the extra lap yellow (seat 2) acts and ties green on 5. Green acted in no part of the
+    extra lap and comes last: yellow wins, whichever way turns go (the start player is not counted from)."""
+    state = position(4, DOUBLE_FIVE, hands={1: ["row-3-4"]}, turn=1, direction=direction)
     state = play(state, 1, type="trump", card="row-3-4")  # green's last card; rows 3 and 4 are empty
+    if direction == "counterclockwise":  # the extra lap runs 0, 3, 2: two quiet moves first
+        state = quiet_move(quiet_move(state, 0), 3)
     assert GAME.to_act(state) == [2]
     state = play(state, 2, type="swap", **{"from": "E2", "to": "E1"})
-    assert GAME.result(state)["ending"] == "five-points"
-    assert GAME.result(state)["winners"] == [1]  # the lap in progress began with seat 0, not after green
+    result = GAME.result(state)
+    assert result["ending"] == "five-points" and result["winners"] == [2]
+    assert result["summary"]["en"] == "{s1} and {s2} tied on 5 points; {s2} wins by acting first in the last lap."
+    first = "{s2}" if direction == "clockwise" else "{s0}"
+    assert GAME.view(state, None)["log"][-1]["text"]["en"].endswith(f"which began with {first}).")
 
 
 def test_random_four_player_ties_are_spread_over_the_seats_and_never_go_to_who_emptied_their_hand():
