@@ -129,6 +129,7 @@ class _Current:
     fingerprints: dict[int, str] = field(default_factory=dict)  # seat -> hash of its options and secrets
     changed_at: dict[int, int] = field(default_factory=dict)  # seat -> version of its oldest view still current
     log: list[_LogLine] = field(default_factory=list)  # the whole game's log, oldest first
+    seed_chosen: bool = False  # started with a seed someone chose: they may know every hand
 
 
 class Table:
@@ -233,6 +234,7 @@ class Table:
                     "players": current.record.players,
                     "options": current.record.options,
                     "over": current.game.is_over(current.state),
+                    "seed_chosen": current.seed_chosen,
                 }
                 info["view"] = self._envelope(current, current.game.view(current.state, None), None)
             return info
@@ -278,8 +280,9 @@ class Table:
             raise NotFound(f"this table does not offer the game {game_id!r} (it offers: {known})",
                            f"このテーブルでは {game_id!r} は遊べません（遊べるゲーム: {known}）")
         game = games.get(game_id)
+        seed_chosen = seed is not None
         if seed is None:
-            seed = secrets.randbelow(2**31)
+            seed = secrets.randbelow(2**63)  # 63 bits: no search through the seeds finds the deal
         try:
             state = game.setup(players, seed, options)
         except ValueError as error:  # the engine says what is wrong with the players, seed or options
@@ -294,6 +297,8 @@ class Table:
                     self._store.end_game(self._current.record.id, None, abandoned=True)
                     record_seating(self._store, self._current.game, self._current.record, self.names())
                 record_id = self._store.add_game(game_id, players, seed, state["options"])
+                if seed_chosen:
+                    self._store.choose_seed(record_id)
                 setup_entries = state["log"]  # what the setup wrote (a first round begins...)
                 seqs = self._store.add_log_entries(record_id, None, setup_entries)
                 self._store.remove_seats_from(players)
@@ -302,7 +307,8 @@ class Table:
             if host_hash:
                 self._host_hash = host_hash
             self._current = _Current(self._store.game(record_id), game, state, 0,
-                                     log=[_LogLine(seq, None, entry) for seq, entry in zip(seqs, setup_entries)])
+                                     log=[_LogLine(seq, None, entry) for seq, entry in zip(seqs, setup_entries)],
+                                     seed_chosen=seed_chosen)
             self._note_changes(self._current, fingerprints, everyone_changed=True)
         self._notify()
         return host_token
@@ -568,7 +574,7 @@ class Table:
                         store.set_meta("current_game", None)
                 return
             log_lines = [_LogLine(*row) for row in store.log_entries(record.id)]
-            self._current = _Current(record, game, state, applied, log=log_lines)
+            self._current = _Current(record, game, state, applied, log=log_lines, seed_chosen=store.seed_chosen(record.id))
             self._note_changes(self._current, _fingerprints(game, state), everyone_changed=True)
 
     def _replay(self, record: GameRecord, game: Game, upto: int | None = None) -> tuple[dict, int]:
@@ -599,6 +605,7 @@ class Table:
         view["play_id"] = current.record.id  # once the game is over, its play in the records (a finished result's links)
         view["names"] = self.names()
         view["problem"] = self.problem  # so every screen can say at once that nothing is saved
+        view["seed_chosen"] = current.seed_chosen  # every phone says so: whoever chose it may know every hand
         view["actions"] = [] if seat is None else current.game.legal_actions(current.state, seat)
         view["log"] = _readable(current.log, seat, last=LOG_SHOWN)  # the table's log: undone moves too
         return view

@@ -44,7 +44,8 @@ class Records:
         with self._lock:
             records = self._store.plays(game, -1 if limit is None else limit, before)
             seating = self._store.seating([record.id for record in records])
-        return [_play(record, seating[record.id]) for record in records]
+            chosen = self._store.chosen_seeds([record.id for record in records])
+        return [{**_play(record, seating[record.id]), "seed_chosen": record.id in chosen} for record in records]
 
     def outcomes(self, game: str | None = None) -> list[dict]:
         """What the statistics read of every play (of one ``game`` id), newest first: its
@@ -63,11 +64,12 @@ class Records:
             record = self._require_shown_play(play_id)
             seating = self._store.seating([play_id])[play_id]
             actions = self._store.action_log(play_id)
+            seed_chosen = self._store.seed_chosen(play_id)
             texts: dict[int, list[dict]] = {}
             for _, action, entry, _ in self._store.log_entries(play_id):
                 if action is not None and entry.get("text"):
                     texts.setdefault(action, []).append(entry["text"])
-        play = _play(record, seating)
+        play = {**_play(record, seating), "seed_chosen": seed_chosen}
         names = [seat["name"] for seat in seating]
         play["actions"] = [
             {"n": a["n"], "seat": a["seat"], "name": names[a["seat"]] if a["seat"] < len(names) else None,
