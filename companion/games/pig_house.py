@@ -645,8 +645,9 @@ class PigHouse(Game):
                  f"攻撃予定に公開: {card['name']['ja']}({card['number']})。")
         if card["kind"] == "dig":
             entry["mark"] = self._leader(state)["square"]
-            self.log(state, f"Digging: put a ground chip on it for the floor beside square {entry['mark']} (the leading wolf).",
-                     f"あなほり: 先頭のオオカミがいるマス{entry['mark']}の床を地面チップで目印にする。")
+            self.log(state, f"Digging: put a ground chip on the card to mark the floor beside square {entry['mark']} "
+                            "(the leading wolf's).",
+                     f"あなほり: 地面チップをカードに置き、先頭のオオカミがいるマス{entry['mark']}の床の目印にする。")
         return entry
 
     def _leader(self, state: dict) -> dict:

@@ -597,6 +597,8 @@ def test_a_digging_card_marks_the_floor_of_the_leading_wolf_when_revealed():
     state = act(state, 0, "pig_action", kind="move")
     state = act(state, 0, "move_wolves")
     assert state["schedule"][-1] == {"card": "dig-2", "number": 2, "mark": 11}
+    said = next(entry["text"] for entry in reversed(state["log"]) if entry["text"] and "Digging" in entry["text"]["en"])
+    assert "ground chip on the card" in said["en"] and "地面チップをカードに置き" in said["ja"]  # the book's words
 
 
 # ---------------------------------------------------------------------------- the deck runs out, the second ending
