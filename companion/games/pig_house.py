@@ -862,7 +862,7 @@ class PigHouse(Game):
         pigs = state["pigs"][winners[0]]
         tied = [s for s in range(state["players"]) if state["pigs"][s] == pigs]
         if len(tied) == 1:
-            return f"{en} wins with the most pigs alive ({pigs}).", f"{ja}が無事なこぶたの最も多い({pigs}匹)1位です。"
+            return f"{en} wins with the most pigs alive ({pigs}).", f"無事なこぶたが最も多い({pigs}匹){ja}が1位です。"
         tied_en, tied_ja = seat_list(tied)
         if not pigs:  # nobody has a pig left to count: nothing breaks the tie
             return (

@@ -802,7 +802,7 @@ def _tie_broken(pigs, ground, outer=()):
 def test_the_summary_says_which_count_broke_the_tie():
     assert _tie_broken([2, 2, 3, None], [(0, 1), (1, 2)]) == {
         "en": "{s2} wins with the most pigs alive (3).",
-        "ja": "{s2}が無事なこぶたの最も多い(3匹)1位です。",
+        "ja": "無事なこぶたが最も多い(3匹){s2}が1位です。",
     }
     assert _tie_broken([3, 3, 2, None], [(0, 2), (1, 1)]) == {
         "en": "{s0} and {s1} tied on 3 pigs alive; {s0} wins with more pigs standing on the ground (2).",
