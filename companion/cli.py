@@ -67,6 +67,12 @@ def _config_check(args: argparse.Namespace) -> int:
     network = config.network
     print(f"  network: hotspot {network.hotspot}, SSID {network.ssid or 'Tabletop-XXXX (from the machine id)'}, "
           f"password {'set' if network.password else 'generated'}, band {network.band}, channel {network.channel}")
+    if network.ssid:
+        from .network import wifi_qr_caveat
+
+        caveat = wifi_qr_caveat(network.ssid, network.password or "")
+        if caveat:
+            print(f"  warning: {caveat}")
     return 0
 
 

@@ -74,6 +74,9 @@ CREATE TABLE IF NOT EXISTS seating (
     bot_level    TEXT,
     PRIMARY KEY (game_id, seat)
 );
+CREATE TABLE IF NOT EXISTS chosen_seeds (
+    game_id INTEGER PRIMARY KEY REFERENCES games(id)
+);
 CREATE TABLE IF NOT EXISTS snapshots (
     game_id INTEGER NOT NULL REFERENCES games(id),
     applied INTEGER NOT NULL,
@@ -268,9 +271,42 @@ class Store:
             (time.time(), None if result is None else json.dumps(result), int(abandoned), game_id),
         )
 
+    def choose_seed(self, game_id: int) -> None:
+        """Note that game ``game_id`` was started with a seed someone chose (inside a transaction)."""
+        self._db.execute("INSERT OR IGNORE INTO chosen_seeds (game_id) VALUES (?)", (game_id,))
+
+    def seed_chosen(self, game_id: int) -> bool:
+        """Whether game ``game_id`` was started with a chosen seed: whoever chose it may know every hand."""
+        return game_id in self.chosen_seeds([game_id])
+
+    def chosen_seeds(self, game_ids: list[int]) -> set[int]:
+        """Which of ``game_ids`` were started with a chosen seed. (A database saved before
+        chosen seeds were noted and opened read-only has no such table: none was.)"""
+        found: set[int] = set()
+        for start in range(0, len(game_ids), 500):  # SQLite caps the parameters of one statement
+            chunk = game_ids[start:start + 500]
+            try:
+                rows = self._db.execute(f"SELECT game_id FROM chosen_seeds WHERE game_id IN ({','.join('?' * len(chunk))})",
+                                        chunk).fetchall()
+            except sqlite3.OperationalError:  # an old database opened read-only: none was chosen
+                return set()
+            found.update(game_id for (game_id,) in rows)
+        return found
+
     def reopen_game(self, game_id: int) -> None:
         """An undo took back a game's last action: it is being played again."""
         self._db.execute("UPDATE games SET ended_at = NULL, result = NULL WHERE id = ?", (game_id,))
+
+    def note_shown(self, game_id: int) -> None:
+        """Someone may have seen every hand of the finished game ``game_id`` (its replay or
+        its moves were served): if it is the table's current game, note it (inside a
+        transaction), so that the table refuses to reopen it (:meth:`shown_after_end`)."""
+        if self.get_meta("current_game") == game_id:
+            self._set_meta("shown_after_end", game_id)
+
+    def shown_after_end(self, game_id: int) -> bool:
+        """Whether the finished game ``game_id``'s hands may have been seen by anyone."""
+        return self.get_meta("shown_after_end") == game_id
 
     # -------------------------------------------------------------- seats
 
@@ -426,7 +462,7 @@ class Store:
 
     def delete_game(self, game_id: int) -> None:
         """Delete a game and everything kept about it (inside a transaction)."""
-        for table in ("seating", "snapshots", "log", "actions"):
+        for table in ("seating", "snapshots", "log", "actions", "chosen_seeds"):
             self._db.execute(f"DELETE FROM {table} WHERE game_id = ?", (game_id,))
         self._db.execute("DELETE FROM games WHERE id = ?", (game_id,))
 
@@ -441,6 +477,7 @@ class Store:
         game["seating"] = rows("SELECT seat, name, bot, start_player, bot_level FROM seating WHERE game_id = ? ORDER BY seat")
         game["actions"] = rows("SELECT n, seat, action, at, undone_at FROM actions WHERE game_id = ? ORDER BY n")
         game["log"] = rows("SELECT seq, action, entry FROM log WHERE game_id = ? ORDER BY seq")
+        game["seed_chosen"] = self.seed_chosen(game_id)
         return game
 
     def find_game(self, game: str, seed: int, started_at: float) -> int | None:
@@ -449,10 +486,10 @@ class Store:
                                (game, seed, started_at)).fetchone()
         return None if row is None else row[0]
 
-    def add_game_rows(self, game: dict) -> int:
+    def add_game_rows(self, game: dict, keep_id_below: int) -> int:
         """Add a game given as :meth:`game_rows` gives it (inside a transaction), under its
-        own id when that is free, else a new one; return the id it got."""
-        taken = self.game(game["id"]) is not None
+        own id when that is free and below ``keep_id_below``, else a new one; return the id it got."""
+        taken = game["id"] >= keep_id_below or self.game(game["id"]) is not None
         columns = ("game", "players", "seed", "options", "started_at", "ended_at", "result", "abandoned")
         values = [game[column] for column in columns]
         if taken:
@@ -468,6 +505,8 @@ class Store:
                              [(game_id, a["n"], a["seat"], a["action"], a["at"], a["undone_at"]) for a in game["actions"]])
         self._db.executemany("INSERT INTO log (game_id, seq, action, entry) VALUES (?, ?, ?, ?)",
                              [(game_id, e["seq"], e["action"], e["entry"]) for e in game["log"]])
+        if game.get("seed_chosen"):  # absent from files exported before chosen seeds were noted
+            self.choose_seed(game_id)
         return game_id
 
     # -------------------------------------------------------------- snapshots

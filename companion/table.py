@@ -129,6 +129,7 @@ class _Current:
     fingerprints: dict[int, str] = field(default_factory=dict)  # seat -> hash of its options and secrets
     changed_at: dict[int, int] = field(default_factory=dict)  # seat -> version of its oldest view still current
     log: list[_LogLine] = field(default_factory=list)  # the whole game's log, oldest first
+    seed_chosen: bool = False  # started with a seed someone chose: they may know every hand
 
 
 class Table:
@@ -240,6 +241,7 @@ class Table:
                     "players": current.record.players,
                     "options": current.record.options,
                     "over": current.game.is_over(current.state),
+                    "seed_chosen": current.seed_chosen,
                 }
                 info["view"] = self._envelope(current, current.game.view(current.state, None), None)
             return info
@@ -285,8 +287,9 @@ class Table:
             raise NotFound(f"this table does not offer the game {game_id!r} (it offers: {known})",
                            f"このテーブルでは {game_id!r} は遊べません（遊べるゲーム: {known}）")
         game = games.get(game_id)
+        seed_chosen = seed is not None
         if seed is None:
-            seed = secrets.randbelow(2**31)
+            seed = secrets.randbelow(2**63)  # 63 bits: no search through the seeds finds the deal
         try:
             state = game.setup(players, seed, options)
         except ValueError as error:  # the engine says what is wrong with the players, seed or options
@@ -301,6 +304,8 @@ class Table:
                     self._store.end_game(self._current.record.id, None, abandoned=True)
                     self._record_seating(self._current)
                 record_id = self._store.add_game(game_id, players, seed, state["options"])
+                if seed_chosen:
+                    self._store.choose_seed(record_id)
                 setup_entries = state["log"]  # what the setup wrote (a first round begins...)
                 seqs = self._store.add_log_entries(record_id, None, setup_entries)
                 self._store.remove_seats_from(players)
@@ -310,7 +315,8 @@ class Table:
             if host_hash:
                 self._host_hash = host_hash
             self._current = _Current(self._store.game(record_id), game, state, 0,
-                                     log=[_LogLine(seq, None, entry) for seq, entry in zip(seqs, setup_entries)])
+                                     log=[_LogLine(seq, None, entry) for seq, entry in zip(seqs, setup_entries)],
+                                     seed_chosen=seed_chosen)
             self._note_changes(self._current, fingerprints, everyone_changed=True)
         self._notify()
         return host_token
@@ -452,7 +458,11 @@ class Table:
         log flagged as undone, its log entries stay marked ``undone``, and a new entry of
         kind "undo" says who took back what: the player on seat ``by``, or (None) the host
         without a seat or the panel. The RNG is part of the state, so doing the same again
-        gives the same cards or dice: undo cannot re-roll."""
+        gives the same cards or dice: undo cannot re-roll.
+
+        A finished game whose replay or moves the records have served (every hand shown to
+        whoever asked) is refused: what everyone may have seen cannot become secret again
+        (``docs/records.md``, *Replays and undo*)."""
         with self._lock:
             current = self._require_game()
             last = self._store.last_applied_action(current.record.id)
@@ -466,6 +476,12 @@ class Table:
             state, applied = self._replay(current.record, current.game, upto=current.applied - 1)
             fingerprints = _fingerprints(current.game, state)
             with self._change():
+                if was_over and self._store.shown_after_end(current.record.id):  # checked where the records write it
+                    raise Conflict(
+                        "this game is over and its replay or moves have been opened, so every hand may have been "
+                        "seen: it can no longer be taken back past its end (start a new game or a rematch)",
+                        "このゲームは終わり、リプレイか手の記録が開かれたので、全員の手札が見られたかもしれません。"
+                        "終わった後の手はもう取り消せません（新しいゲームか再戦を始めてください）")
                 self._store.undo_last_action(current.record.id)
                 (seq,) = self._store.add_log_entries(current.record.id, None, [entry])
                 self._store.drop_snapshots_after(current.record.id, current.applied - 1)
@@ -600,7 +616,7 @@ class Table:
                         store.set_meta("current_game", None)
                 return
             log_lines = [_LogLine(*row) for row in store.log_entries(record.id)]
-            self._current = _Current(record, game, state, applied, log=log_lines)
+            self._current = _Current(record, game, state, applied, log=log_lines, seed_chosen=store.seed_chosen(record.id))
             self._note_changes(self._current, _fingerprints(game, state), everyone_changed=True)
 
     def _replay(self, record: GameRecord, game: Game, upto: int | None = None) -> tuple[dict, int]:
@@ -633,6 +649,7 @@ class Table:
         view["bots"] = self.bots()  # a bot's level on its seat: pages name it in their own language
         view["problem"] = self.problem  # so every screen can say at once that nothing is saved
         view["troubles"] = {str(seat): dict(words) for seat, words in sorted(self._troubles.items())}
+        view["seed_chosen"] = current.seed_chosen  # every phone says so: whoever chose it may know every hand
         view["actions"] = [] if seat is None else current.game.legal_actions(current.state, seat)
         view["log"] = _readable(current.log, seat, last=LOG_SHOWN)  # the table's log: undone moves too
         return view

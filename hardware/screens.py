@@ -300,7 +300,7 @@ def _draw_qr(image: Image.Image, text: str, box: tuple[int, int, int]) -> None:
     back to 1 px per module.
     """
     x, y, side = box
-    code = segno.make_qr(text, error="l", boost_error=False)
+    code = segno.make_qr(text, error="l", boost_error=False, eci=True)  # eci: a UTF-8 SSID says so
     modules = code.symbol_size(scale=1, border=0)[0]
     scale = QR_PIXELS_PER_MODULE if modules * QR_PIXELS_PER_MODULE + 2 * QR_MIN_QUIET_PIXELS <= side else 1
     draw = ImageDraw.Draw(image)

@@ -764,7 +764,7 @@ def test_a_rematch_keeps_game_options_seats_tokens_and_host_with_a_new_seed(tmp_
     assert finished_game["over"] and finished_game["options"]["board"] == "back"
     old_seed = table.state()["seed"]
     table.rematch()
-    assert table.public()["game"] == {**finished_game, "over": False}
+    assert table.public()["game"] == {**finished_game, "over": False, "seed_chosen": False}  # a new seed, drawn
     assert table.state()["seed"] != old_seed and table.state()["version"] == 0
     assert [table.seat_of(t) for t in tokens] == [0, 1] and table.names() == ["Aki", "Bo"]
     assert table.is_host(host)

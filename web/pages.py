@@ -90,11 +90,16 @@ def join_url() -> str:
     return f"{auth.base_url()}/J/{_companion().table.join_code}".upper()
 
 
+QR_OPTIONS = {"error": "m", "eci": True}
+"""How the pages make QR codes. ``eci``: text that is not ISO 8859-1 (a Japanese SSID in the
+Wi-Fi code) says it is UTF-8; without it readers guess, and many guess Shift_JIS."""
+
+
 @lru_cache(maxsize=64)  # the join code's QR is on most pages; drawing one costs milliseconds on a Pi
 def qr_svg(url: str, label: str) -> Markup:
     """``url`` as an inline SVG QR code (segno writes only path data: nothing to escape).
     It has a viewBox and no fixed size, so the page's stylesheet scales it to its box."""
-    svg = segno.make(url, error="m").svg_inline(scale=5, border=2, dark="#000", light="#fff",
+    svg = segno.make(url, **QR_OPTIONS).svg_inline(scale=5, border=2, dark="#000", light="#fff",
                                                 svgclass="qr", title=None, omitsize=True)
     return Markup(svg.replace("<svg ", f'<svg role="img" aria-label="{Markup.escape(label)}" ', 1))
 

@@ -40,9 +40,21 @@ def player_name(player: dict, bot_names: dict[str, str] | None = None) -> str | 
     return (bot_names or {}).get(level) or f"Bot ({level.capitalize()})"
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""How a spreadsheet recognises a formula (OWASP, *CSV Injection*): a text cell starting so
+gets a single quote in front, which the spreadsheet shows as text."""
+
+
+def _cell(text: str) -> str:
+    """A text cell that no spreadsheet runs as a formula (a name typed as =HYPERLINK(...))."""
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
 def plays_csv(plays: list[dict], zone: tzinfo | None = None) -> str:
     """One row per player per play (columns :data:`CSV_COLUMNS`), dates in ``zone`` (None:
-    this machine's), starting with a byte order mark so spreadsheets read it as UTF-8."""
+    this machine's), starting with a byte order mark so spreadsheets read it as UTF-8.
+    Text cells are neutralised (:func:`_cell`); numbers, negative scores included, are
+    written by us and stay numbers."""
     out = io.StringIO()
     out.write("\ufeff")
     writer = csv.writer(out, lineterminator="\r\n")
@@ -51,7 +63,7 @@ def plays_csv(plays: list[dict], zone: tzinfo | None = None) -> str:
         date = _when(play["started_at"], zone).strftime("%Y-%m-%d %H:%M")
         for player in play["players"]:
             writer.writerow([
-                play["id"], date, play["title"]["en"], play["duration_min"], player_name(player) or "", player["seat"] + 1,
+                play["id"], date, _cell(play["title"]["en"]), play["duration_min"], _cell(player_name(player) or ""), player["seat"] + 1,
                 _flag(player["start_player"]), "" if player["score"] is None else player["score"],
                 "" if player["rank"] is None else player["rank"], _flag(player["winner"]), _flag(player["bot"]),
             ])

@@ -44,7 +44,8 @@ class Records:
         with self._lock:
             records = self._store.plays(game, -1 if limit is None else limit, before)
             seating = self._store.seating([record.id for record in records])
-        return [_play(record, seating[record.id]) for record in records]
+            chosen = self._store.chosen_seeds([record.id for record in records])
+        return [{**_play(record, seating[record.id]), "seed_chosen": record.id in chosen} for record in records]
 
     def outcomes(self, game: str | None = None) -> list[dict]:
         """What the statistics read of every play (of one ``game`` id), newest first: its
@@ -60,14 +61,15 @@ class Records:
     def play(self, play_id: int) -> dict:
         """One play with its whole action log: who moved, what, when, and whether it was taken back."""
         with self._lock:
-            record = self._require_play(play_id)
+            record = self._require_shown_play(play_id)
             seating = self._store.seating([play_id])[play_id]
             actions = self._store.action_log(play_id)
+            seed_chosen = self._store.seed_chosen(play_id)
             texts: dict[int, list[dict]] = {}
             for _, action, entry, _ in self._store.log_entries(play_id):
                 if action is not None and entry.get("text"):
                     texts.setdefault(action, []).append(entry["text"])
-        play = _play(record, seating)
+        play = {**_play(record, seating), "seed_chosen": seed_chosen}
         names = [seat["name"] for seat in seating]
         play["actions"] = [
             {"n": a["n"], "seat": a["seat"], "name": names[a["seat"]] if a["seat"] < len(names) else None,
@@ -83,7 +85,7 @@ class Records:
         log with the engine: the public view, and every hand (each seat's private view; the
         play is over, so nothing is secret any more). ``steps`` is the number of moves in force."""
         with self._lock:
-            record = self._require_play(play_id)
+            record = self._require_shown_play(play_id)
             actions = self._store.applied_actions(play_id)
             seating = self._store.seating([play_id])[play_id]
             names = [seat["name"] for seat in seating]
@@ -126,6 +128,18 @@ class Records:
                 self._store.delete_game(play_id)
 
     # ------------------------------------------------------------------ inside
+
+    def _require_shown_play(self, play_id) -> GameRecord:
+        """:meth:`_require_play` for a play whose moves or hands are about to be served. The
+        table's current game, once over, can still be reopened by an undo: it is checked
+        and noted as shown in one transaction, so either the undo came first (and this is
+        no play any more) or the table refuses to reopen it from now on."""
+        if self._store.get_meta("current_game") != play_id:
+            return self._require_play(play_id)
+        with self._store.transaction():
+            record = self._require_play(play_id)
+            self._store.note_shown(play_id)
+        return record
 
     def _require_play(self, play_id) -> GameRecord:
         if (not isinstance(play_id, int) or isinstance(play_id, bool) or not 1 <= play_id <= LARGEST_ID

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import os
 from datetime import timezone
@@ -61,3 +63,20 @@ def test_the_bgstats_link_carries_the_payload_url_encoded(fixed_plays):
     url = bgstats_url(finished, timezone.utc)
     assert url.startswith(BGSTATS_URL) and " " not in url and "&" not in url[len(BGSTATS_URL):]
     assert json.loads(unquote(url[len(BGSTATS_URL):])) == bgstats_payload(finished, timezone.utc)
+
+
+@pytest.mark.parametrize("name", ['=HYPERLINK("//x.io")', "+1+cmd|' /C calc'!A0", "-2+3", "@SUM(1+1)"])
+def test_a_name_a_spreadsheet_would_run_as_a_formula_is_neutralised(client, table, name):
+    """Issue 23 point 7 (OWASP, CSV Injection): a typed name starting with = + - @ gets a quote."""
+    play(table, "swap5", [name, "Ben"], seed=3)
+    lines = client.get("/api/plays.csv").get_data(as_text=True).splitlines()
+    cells = next(csv.reader([lines[1]]))
+    assert cells[4] == "'" + name and next(csv.reader([lines[2]]))[4] == "Ben"
+
+
+@pytest.mark.parametrize("name", ["\tcmd", "\r=1+1"])
+def test_tab_and_carriage_return_starts_are_neutralised_but_numbers_are_not(fixed_plays, name):
+    """A name can arrive by an import too; negative scores (Lion Square herds) stay numbers."""
+    fixed_plays[0]["players"][0].update(name=name, score=-5)
+    rows = list(csv.reader(io.StringIO(plays_csv(fixed_plays, timezone.utc).lstrip("\ufeff"), newline="")))
+    assert rows[1][4] == "'" + name and rows[1][7] == "-5"

@@ -192,6 +192,7 @@ function headline(ctx) {
       el("h1", {}, pick(view.title)),
       el("a", { class: "rules-link", href: `/rules/${view.game}`, "data-testid": "rules-link" }, t("play.rules"))),
     status ? el("p", { class: "game-status" }, status) : null,
+    view.seed_chosen ? el("p", { class: "seed-chosen", "data-testid": "seed-chosen" }, t("play.seed_chosen")) : null,
     line ? el("p", { class: yours ? "turn mine" : "turn", "data-testid": "turn" }, line) : null,
     // A bot that cannot move says why, and that it tries again (the table keeps the words).
     Object.entries(view.troubles || {}).map(([seat, words]) =>
