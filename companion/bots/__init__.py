@@ -46,23 +46,26 @@ def choose(
     *,
     seconds: float | None = None,
     iterations: int | None = None,
+    cpu_seconds: float | None = None,
     seed: int | None = None,
     level: str = "normal",
 ) -> dict:
     """The action the bot plays from ``view``: one of ``view["actions"]``.
 
-    The budget is ``seconds`` of wall-clock time or a number of ``iterations`` (give at most
-    one; neither: the level's default seconds). With ``iterations`` and ``seed`` the choice
+    The budget is ``seconds`` of wall-clock time, a number of ``iterations`` or
+    ``cpu_seconds`` of this process's processor time (the arena's ``--scale``, which a busy
+    machine does not shorten); give at most one, none: the level's configured seconds. With ``iterations`` and ``seed`` the choice
     is the same every time. ``level`` is ``easy`` (which sometimes plays its second-best
     move), ``normal`` or ``strong``. Bad input raises ValueError (NoBot for a game or view
     a bot cannot play) saying what is wrong.
     """
     if level not in LEVELS:
         raise ValueError(f"unknown bot level {level!r} (levels: {', '.join(LEVELS)})")
-    if seconds is not None and iterations is not None:
-        raise ValueError("give the bot a budget in seconds or in iterations, not both")
-    if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 < seconds < math.inf):
-        raise ValueError(f"seconds must be a positive number, not {seconds!r}")
+    if sum(given is not None for given in (seconds, iterations, cpu_seconds)) > 1:
+        raise ValueError("give the bot one budget: seconds, iterations or cpu_seconds, not more")
+    for name, given in (("seconds", seconds), ("cpu_seconds", cpu_seconds)):
+        if given is not None and (isinstance(given, bool) or not isinstance(given, (int, float)) or not 0 < given < math.inf):
+            raise ValueError(f"{name} must be a positive number, not {given!r}")
     if iterations is not None and (type(iterations) is not int or iterations < 1):
         raise ValueError(f"iterations must be a whole number of 1 or more, not {iterations!r}")
     if seed is not None and type(seed) is not int:
@@ -70,12 +73,15 @@ def choose(
     actions = _checked_actions(game, view)
     if len(actions) == 1:
         return actions[0]
-    if seconds is None and iterations is None:
+    clock = time.monotonic
+    if cpu_seconds is not None:
+        clock, seconds = time.process_time, cpu_seconds
+    elif seconds is None and iterations is None:
         seconds = budget(level)
-    deadline = None if seconds is None else time.monotonic() + seconds
+    deadline = None if seconds is None else clock() + seconds
     rng = Rng.from_seed(secrets.randbits(63) if seed is None else seed)
     offered = {action_key(action): action for action in actions}
-    edges = [edge for edge in search(game, bare_view(view), rng, iterations=iterations, deadline=deadline)
+    edges = [edge for edge in search(game, bare_view(view), rng, iterations=iterations, deadline=deadline, clock=clock)
              if action_key(edge.action) in offered]
     if not edges:
         raise NoBot("the sampled positions offered none of the view's actions; the view and the game disagree")

@@ -76,16 +76,19 @@ def playout(game: Game, state: dict, rng: Rng) -> dict:
     return state
 
 
-def search(game: Game, view: dict, rng: Rng, *, iterations: int | None, deadline: float | None) -> list[Edge]:
+def search(
+    game: Game, view: dict, rng: Rng, *, iterations: int | None, deadline: float | None, clock=time.monotonic
+) -> list[Edge]:
     """Run ISMCTS from ``view`` (the observer is ``view["seat"]``) until ``iterations`` are
-    done or the monotonic clock passes ``deadline``; return the root's edges, in the order
-    the actions were first tried. At least one iteration always runs."""
+    done or ``clock`` (the monotonic clock, or time.process_time for a budget of processor
+    time) passes ``deadline``; return the root's edges, in the order the actions were
+    first tried. At least one iteration always runs."""
     if iterations is None and deadline is None:
         raise ValueError("a search needs a budget: a number of iterations or a deadline")
     me = view["seat"]
     root = Edge({}, me)
     done = 0
-    while done == 0 or (iterations is None or done < iterations) and (deadline is None or time.monotonic() < deadline):
+    while done == 0 or (iterations is None or done < iterations) and (deadline is None or clock() < deadline):
         _iterate(game, game.unlogged(sample_state(game, view, rng)), me, root, rng)
         root.visits += 1
         done += 1

@@ -86,7 +86,7 @@ def test_a_single_legal_action_is_played_without_searching():
         ({"actions": []}, {}, "nothing to do"),
         ({"actions": None}, {}, 'no "actions"'),
         ({"over": True}, {}, "game is over"),
-        ({}, {"seconds": 1, "iterations": 5}, "not both"),
+        ({}, {"seconds": 1, "iterations": 5}, "not more"),
         ({}, {"iterations": 0}, "iterations must be"),
         ({}, {"seconds": -1}, "seconds must be"),
         ({}, {"level": "expert"}, "unknown bot level 'expert'"),
