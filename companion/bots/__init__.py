@@ -17,7 +17,9 @@ import time
 from ..config import BotsConfig
 from ..games import Game
 from ..games.rng import Rng
+from .greedy import greedy_values
 from .ismcts import action_key, search
+from .policies import narrowed
 from .sampling import NoBot, bare_view, supported
 
 __all__ = ["LEVELS", "NoBot", "budget", "choose", "supported"]
@@ -70,7 +72,8 @@ def choose(
         raise ValueError(f"iterations must be a whole number of 1 or more, not {iterations!r}")
     if seed is not None and type(seed) is not int:
         raise ValueError(f"the seed must be a whole number, not {seed!r}")
-    actions = _checked_actions(game, view)
+    offered_all = _checked_actions(game, view)
+    actions = narrowed(game, bare_view(view), offered_all)
     if len(actions) == 1:
         return actions[0]
     clock = time.monotonic
@@ -81,7 +84,12 @@ def choose(
     deadline = None if seconds is None else clock() + seconds
     rng = Rng.from_seed(secrets.randbits(63) if seed is None else seed)
     offered = {action_key(action): action for action in actions}
-    edges = [edge for edge in search(game, bare_view(view), rng, iterations=iterations, deadline=deadline, clock=clock)
+    # The greedy player's values order the root (progressive bias): a small budget then
+    # weighs the moves a sensible player would make first, and the search can only improve
+    # on them. They are computed within the budget.
+    prior = dict(zip(offered, greedy_values(game, bare_view(view), actions, rng)))
+    edges = [edge for edge in search(game, bare_view(view), rng, iterations=iterations, deadline=deadline, clock=clock,
+                                    only=None if len(actions) == len(offered_all) else actions, prior=prior)
              if action_key(edge.action) in offered]
     if not edges:
         raise NoBot("the sampled positions offered none of the view's actions; the view and the game disagree")

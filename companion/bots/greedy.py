@@ -43,10 +43,16 @@ def greedy_action(game: Game, view: dict, rng: Rng) -> dict:
     actions = view["actions"]
     if len(actions) == 1:
         return actions[0]
-    worth = _VALUES[game.id](game, bare_view(view), actions, rng)
+    worth = greedy_values(game, bare_view(view), actions, rng)
     best = max(worth)
     ties = [action for action, value in zip(actions, worth) if value == best]
     return ties[rng.randbelow(len(ties))]
+
+
+def greedy_values(game: Game, view: dict, actions: list[dict], rng: Rng) -> list[float]:
+    """The greedy player's value of each of ``actions`` from the bare ``view`` (higher is
+    better; ``rng`` samples the hidden cards where the engine plays a move through)."""
+    return _VALUES[game.id](game, view, actions, rng)
 
 
 def _finished(game: Game, state: dict, seat: int) -> float:
@@ -70,6 +76,23 @@ def _lion_margin(losses: list[int], me: int) -> float:
     return sum(others) / len(others) - losses[me]
 
 
+def lion_margin_after(state: dict, seat: int, action: dict) -> float:
+    """:func:`_lion_margin` right after ``seat`` plays, places or takes with ``action`` on a
+    full ``state`` (a playout's: a take is weighed without the placement that follows)."""
+    gazelles = sum(card in lion_square.GAZELLES for card in state["hands"][seat])
+    return _lion_margin_with(state["field"], [len(cards) for cards in state["taken"]], seat, gazelles, action)
+
+
+def _lion_margin_with(field: list, taken: list[int], seat: int, gazelles: int, action: dict) -> float:
+    if action["type"] == "take":
+        line, index = (0, action["row"]) if "row" in action else (1, action["column"])
+        kept = [entry for entry in field if entry[line] != index]
+        taken = taken[:seat] + [taken[seat] + len(field) - len(kept)] + taken[seat + 1:]
+        return _lion_margin(_lion_losses(kept, taken, seat, gazelles), seat)
+    played = [*field, [action["cell"][0], action["cell"][1], action["card"]]]
+    return _lion_margin(_lion_losses(played, taken, seat, gazelles - (action["card"] in lion_square.GAZELLES)), seat)
+
+
 def _lion_square_values(game: Game, view: dict, actions: list[dict], rng: Rng) -> list[float]:
     public, me = view["public"], view["seat"]
     if public["step"] == "pass":
@@ -82,9 +105,7 @@ def _lion_square_values(game: Game, view: dict, actions: list[dict], rng: Rng) -
     worth = []
     for action in actions:
         if action["type"] != "take":
-            played = [*field, [action["cell"][0], action["cell"][1], action["card"]]]
-            held = gazelles - (action["card"] in lion_square.GAZELLES)
-            worth.append(_lion_margin(_lion_losses(played, taken, me, held), me))
+            worth.append(_lion_margin_with(field, taken, me, gazelles, action))
             continue
         # A take and the placement that must follow it are one turn: weigh the best placement.
         if sample is None:
@@ -94,11 +115,8 @@ def _lion_square_values(game: Game, view: dict, actions: list[dict], rng: Rng) -
         now_taken = [len(cards) for cards in after["taken"]]
         # Only the cards in hand: a card the sample drew after taking three is not known yet.
         places = [place for place in game.listed_actions(after, me) if place["card"] in hand]
-        worth.append(max(
-            _lion_margin(_lion_losses([*kept, [*place["cell"], place["card"]]], now_taken, me,
-                                      gazelles - (place["card"] in lion_square.GAZELLES)), me)
-            for place in places
-        ) if places else _lion_margin(_lion_losses(kept, now_taken, me, gazelles), me))
+        worth.append(max(_lion_margin_with(kept, now_taken, me, gazelles, place) for place in places) if places
+                     else _lion_margin(_lion_losses(kept, now_taken, me, gazelles), me))
     return worth
 
 
