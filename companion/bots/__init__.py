@@ -17,7 +17,7 @@ import time
 from ..config import BotsConfig
 from ..games import Game
 from ..games.rng import Rng
-from .greedy import greedy_values
+from .greedy import WON, greedy_values
 from .ismcts import action_key, search
 from .policies import narrowed
 from .sampling import NoBot, bare_view, supported
@@ -88,6 +88,15 @@ def choose(
     # weighs the moves a sensible player would make first, and the search can only improve
     # on them. They are computed within the budget.
     prior = dict(zip(offered, greedy_values(game, bare_view(view), actions, rng)))
+    # A move the greedy player sees lose the game by force (SWAP 5: a last trump card that
+    # the other's best reply, seen by everyone, answers with a win) is not weighed at all,
+    # unless every move loses: a few noisy playouts must not talk the bot into it.
+    safe = [action for key, action in offered.items() if prior[key] > -WON]
+    if safe and len(safe) < len(actions):
+        if len(safe) == 1:
+            return safe[0]
+        actions = safe
+        offered = {action_key(action): action for action in actions}
     edges = [edge for edge in search(game, bare_view(view), rng, iterations=iterations, deadline=deadline, clock=clock,
                                     only=None if len(actions) == len(offered_all) else actions, prior=prior)
              if action_key(edge.action) in offered]

@@ -11,6 +11,7 @@ budget the whole run is reproducible).
 
 from __future__ import annotations
 
+import math
 import statistics
 import time
 from dataclasses import dataclass, field
@@ -46,7 +47,9 @@ class ArenaResult:
     def report(self) -> str:
         lines = [f"{self.game}, {len(self.seats)} players, {self.games} games (entries rotate over the seats):"]
         for index, (entry, wins) in enumerate(zip(self.seats, self.wins)):
-            lines.append(f"  {index + 1}. {entry:<8} {wins:7.1f} wins  {100 * wins / self.games:5.1f}%")
+            low, high = wilson(wins, self.games)
+            lines.append(f"  {index + 1}. {entry:<8} {wins:7.1f} wins  {100 * wins / self.games:5.1f}%"
+                         f"  (95%: {100 * low:.0f}–{100 * high:.0f}%)")
         if self.lions:
             lines.append(f"  nobody (the lions) {self.lions} games")
         lines.append(f"  moves per game: median {statistics.median(self.moves):g}, longest {max(self.moves)}")
@@ -54,6 +57,16 @@ class ArenaResult:
             if slowest is not None:
                 lines.append(f"  {entry}'s longest decision: {slowest:.3f} s of processor time")
         return "\n".join(lines)
+
+
+def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a share of ``wins`` in ``games`` (shared wins count
+    their share)."""
+    share = wins / games
+    centre = share + z * z / (2 * games)
+    spread = z * math.sqrt(share * (1 - share) / games + z * z / (4 * games * games))
+    scale = 1 + z * z / games
+    return max(0.0, (centre - spread) / scale), min(1.0, (centre + spread) / scale)
 
 
 def budgets(

@@ -91,3 +91,11 @@ def test_the_arena_command_takes_greedy_seats_and_a_scale(capsys):
 def test_the_arena_command_refuses_a_tracker(capsys):
     assert main(["arena", "pig-house", "--seats", "random,random", "--games", "1"]) == 2
     assert "has no bots (an arena needs one of the full games)" in capsys.readouterr().err
+
+
+def test_the_wilson_interval_is_the_textbook_one():
+    from companion.bots.arena import wilson
+
+    low, high = wilson(48, 96)  # 50%: 40.2 – 59.8%
+    assert round(low, 3) == 0.402 and round(high, 3) == 0.598
+    assert wilson(0, 10)[0] == 0 and wilson(10, 10)[1] == 1

@@ -129,3 +129,19 @@ def test_easy_sometimes_plays_its_second_best_move():
         for seed in range(10)
     )
     assert 0 < differing < 10
+
+
+def test_a_move_the_greedy_player_sees_lose_by_force_is_not_weighed(monkeypatch):
+    """The greedy player's values order the root; a move they call lost by force (-WON)
+    is dropped unless every move is, so a few noisy playouts cannot pick it."""
+    import companion.bots as bots
+    from companion.bots.greedy import WON
+
+    game = games.get("swap5")
+    state = game.setup(2, 3)
+    view = seat_view(game, state, 0)
+    keep = view["actions"][7]
+    monkeypatch.setattr(bots, "greedy_values", lambda g, v, actions, rng: [0.0 if a == keep else -WON for a in actions])
+    assert choose(game, view, iterations=20, seed=1) == keep
+    monkeypatch.setattr(bots, "greedy_values", lambda g, v, actions, rng: [-WON] * len(actions))
+    assert choose(game, view, iterations=20, seed=1) in view["actions"]  # all lost: it still plays
