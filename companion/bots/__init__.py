@@ -19,7 +19,7 @@ from ..games import Game
 from ..games.rng import Rng
 from .greedy import WON, greedy_values
 from .ismcts import action_key, search
-from .policies import GREEDY_BEST_ONLY, narrowed
+from .policies import narrowed
 from .sampling import NoBot, bare_view, supported
 
 __all__ = ["LEVELS", "NoBot", "budget", "choose", "supported"]
@@ -92,11 +92,6 @@ def choose(
     # the other's best reply, seen by everyone, answers with a win) is not weighed at all,
     # unless every move loses: a few noisy playouts must not talk the bot into it.
     safe = [action for key, action in offered.items() if prior[key] > -WON]
-    # Where the greedy player judges better than the search can (policies.GREEDY_BEST_ONLY),
-    # the search only breaks its ties; not for easy, which is meant to be beatable.
-    if game.id in GREEDY_BEST_ONLY and level != "easy":
-        best = max(prior.values())
-        safe = [action for key, action in offered.items() if prior[key] == best]
     if safe and len(safe) < len(actions):
         if len(safe) == 1:
             return safe[0]

@@ -175,10 +175,6 @@ def meow_round_over(begun: dict, state: dict) -> list[float] | None:
 CUTOFFS = {"meow-oracle": meow_round_over}
 VALUES = {"swap5": swap5_values}
 NARROWERS = {"swap5": swap5_patient}
-GREEDY_BEST_ONLY = {"swap5"}
-"""The games whose root weighs only the moves the greedy player values most (its ties):
-SWAP 5, where the greedy player's two plies judge a move better than a few dozen playouts
-can (measured: docs/bots.md), so the search only breaks the greedy player's ties."""
 
 
 def policy(game: Game):
