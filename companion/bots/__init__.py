@@ -87,11 +87,12 @@ def choose(
     # The greedy player's values order the root (progressive bias): a small budget then
     # weighs the moves a sensible player would make first, and the search can only improve
     # on them. They are computed within the budget.
-    prior = dict(zip(offered, greedy_values(game, bare_view(view), actions, rng)))
+    # Not for easy, which is meant to be beatable by a newcomer: it searches alone.
+    prior = None if level == "easy" else dict(zip(offered, greedy_values(game, bare_view(view), actions, rng)))
     # A move the greedy player sees lose the game by force (SWAP 5: a last trump card that
     # the other's best reply, seen by everyone, answers with a win) is not weighed at all,
     # unless every move loses: a few noisy playouts must not talk the bot into it.
-    safe = [action for key, action in offered.items() if prior[key] > -WON]
+    safe = [action for key, action in offered.items() if prior is not None and prior[key] > -WON]
     if safe and len(safe) < len(actions):
         if len(safe) == 1:
             return safe[0]

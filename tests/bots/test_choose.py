@@ -145,3 +145,21 @@ def test_a_move_the_greedy_player_sees_lose_by_force_is_not_weighed(monkeypatch)
     assert choose(game, view, iterations=20, seed=1) == keep
     monkeypatch.setattr(bots, "greedy_values", lambda g, v, actions, rng: [-WON] * len(actions))
     assert choose(game, view, iterations=20, seed=1) in view["actions"]  # all lost: it still plays
+
+
+def test_easy_searches_without_the_greedy_players_values(monkeypatch):
+    """easy is meant to be beatable: it neither orders nor prunes its moves by the greedy
+    player (normal and strong do, above)."""
+    import companion.bots as bots
+
+    def refuse(*args):
+        raise AssertionError("easy asked the greedy player")
+
+    monkeypatch.setattr(bots, "greedy_values", refuse)
+    game = games.get("meow-oracle")
+    state = game.setup(3, 2)
+    seat = game.to_act(state)[0]
+    view = seat_view(game, state, seat)
+    assert choose(game, view, iterations=10, seed=1, level="easy") in view["actions"]
+    with pytest.raises(AssertionError, match="asked the greedy player"):
+        choose(game, view, iterations=10, seed=1, level="normal")
