@@ -31,7 +31,7 @@ import time
 
 from ..games import Game
 from ..games.rng import Rng
-from .policies import cutoff, policy, values
+from .policies import cutoff, policy, uniform, values
 from .sampling import sample_state
 
 EXPLORATION = 0.7
@@ -67,11 +67,12 @@ def rewards(game: Game, state: dict) -> list[float]:
     return shares
 
 
-def playout(game: Game, state: dict, rng: Rng) -> list[float]:
+def playout(game: Game, state: dict, rng: Rng, light: bool = False) -> list[float]:
     """Each seat's reward (see :func:`rewards`) of a game played on with the game's playout
-    policy, to its end or to the game's cut-off (see policies.py)."""
-    choose_move = policy(game)
-    judge = cutoff(game)
+    policy, to its end or to the game's cut-off (see policies.py); ``light``: uniformly at
+    random to the end."""
+    choose_move = uniform if light else policy(game)
+    judge = None if light else cutoff(game)
     begun = state
     while not game.is_over(state):
         if judge is not None and (shares := judge(begun, state)) is not None:
@@ -92,6 +93,7 @@ def search(
     clock=time.monotonic,
     only: list[dict] | None = None,
     prior: dict[str, float] | None = None,
+    light: bool = False,
 ) -> list[Edge]:
     """Run ISMCTS from ``view`` (the observer is ``view["seat"]``) until ``iterations`` are
     done or ``clock`` (the monotonic clock, or time.process_time for a budget of processor
@@ -99,7 +101,8 @@ def search(
     first tried. With ``only``, the root weighs those of its actions alone (see
     policies.narrowed). With ``prior`` (a value per root action, by its key: the greedy
     player's), the root tries its actions in that order and widens progressively, as
-    nodes with move values do. At least one iteration always runs."""
+    nodes with move values do. ``light`` playouts are uniformly random (see :func:`playout`).
+    At least one iteration always runs."""
     if iterations is None and deadline is None:
         raise ValueError("a search needs a budget: a number of iterations or a deadline")
     me = view["seat"]
@@ -107,14 +110,21 @@ def search(
     keep = None if only is None else {action_key(action) for action in only}
     done = 0
     while done == 0 or (iterations is None or done < iterations) and (deadline is None or clock() < deadline):
-        _iterate(game, game.unlogged(sample_state(game, view, rng)), me, root, rng, keep, prior)
+        _iterate(game, game.unlogged(sample_state(game, view, rng)), me, root, rng, keep, prior, light)
         root.visits += 1
         done += 1
     return list(root.children.values())
 
 
 def _iterate(
-    game: Game, state: dict, me: int, root: Edge, rng: Rng, keep: set[str] | None, prior: dict[str, float] | None
+    game: Game,
+    state: dict,
+    me: int,
+    root: Edge,
+    rng: Rng,
+    keep: set[str] | None,
+    prior: dict[str, float] | None,
+    light: bool,
 ) -> None:
     node, path = root, []
     game_values = values(game)
@@ -151,7 +161,7 @@ def _iterate(
         path.append(edge)
         state = game.apply_listed(state, seat, edge.action)  # its key is among this sample's listed actions
         node = edge
-    shares = playout(game, state, rng)
+    shares = playout(game, state, rng, light)
     for edge in path:
         edge.visits += 1
         edge.reward += shares[edge.seat]

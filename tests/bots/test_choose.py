@@ -149,13 +149,15 @@ def test_a_move_the_greedy_player_sees_lose_by_force_is_not_weighed(monkeypatch)
 
 def test_easy_searches_without_the_greedy_players_values(monkeypatch):
     """easy is meant to be beatable: it neither orders nor prunes its moves by the greedy
-    player (normal and strong do, above)."""
+    player (normal and strong do, above), and plays its playouts at random."""
     import companion.bots as bots
+    from companion.bots import ismcts
 
     def refuse(*args):
         raise AssertionError("easy asked the greedy player")
 
     monkeypatch.setattr(bots, "greedy_values", refuse)
+    monkeypatch.setattr(ismcts, "policy", refuse)  # and its playouts are uniformly random
     game = games.get("meow-oracle")
     state = game.setup(3, 2)
     seat = game.to_act(state)[0]
