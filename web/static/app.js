@@ -114,12 +114,47 @@ export function say(message, kind = "info") {
   line.dataset.kind = kind;
 }
 
+/** The waits between attempts to reach the table again, in seconds (then the last one, again and again). */
+const RETRY_SECONDS = [1, 2, 4, 8, 15];
+
+/**
+ * The banner of a page that cannot reach the table: what happened, when it tries again by
+ * itself, and a "Try again" button for now. Made on first use, after the status line.
+ */
+function connectionBanner(retry) {
+  let banner = document.getElementById("connection");
+  if (!banner) {
+    banner = document.createElement("div");
+    banner.id = "connection";
+    banner.className = "connection";
+    banner.setAttribute("role", "alert");
+    banner.dataset.testid = "connection";
+    const text = document.createElement("p");
+    text.className = "connection-text";
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "big";
+    button.dataset.testid = "try-again";
+    button.textContent = t("connection.try_again");
+    banner.append(text, button);
+    (document.getElementById("status") || document.body.firstChild).after(banner);
+  }
+  banner.querySelector("button").onclick = retry;
+  return banner;
+}
+
 /**
  * Follow the table: call `refresh()` now, then whenever the server announces a new
  * version on /api/events. Phones drop event streams silently while their screen is
  * locked, so the stream is reopened, and the page refreshed, whenever the page becomes
  * visible again (`visibilitychange`, `pageshow` after a back/forward or a wake-up).
  * Refreshes never overlap: a version announced during one triggers one more after it.
+ *
+ * Nothing missed stays missed: a refresh that fails (Wi-Fi gone, the server restarting) is
+ * tried again after 1, 2, 4, 8, then every 15 seconds, with a banner and a "Try again"
+ * button meanwhile; a stream that comes back (the browser reconnects it by itself), the
+ * browser coming back online, and a stream the browser gave up on (reopened on the same
+ * schedule) each fetch the view again, since an event may have been lost while it was down.
  * `stop()` closes the stream for good (e.g. once the phone's seat is gone).
  */
 export function follow(refresh) {
@@ -127,6 +162,32 @@ export function follow(refresh) {
   let running = false;
   let again = false;
   let stopped = false;
+  let failures = 0; // refreshes failed in a row
+  let retryTimer = null;
+  let reopenTimer = null;
+
+  function delay() {
+    return RETRY_SECONDS[Math.min(failures - 1, RETRY_SECONDS.length - 1)];
+  }
+
+  function failed(error) {
+    failures += 1;
+    const seconds = delay();
+    const banner = connectionBanner(retryNow);
+    const reason = error.status === 0 ? t("connection.lost") : error.message;
+    banner.querySelector(".connection-text").textContent = `${reason} ${t("connection.retrying", { seconds })}`;
+    banner.hidden = false;
+    clearTimeout(retryTimer);
+    retryTimer = setTimeout(run, seconds * 1000);
+  }
+
+  function recovered() {
+    if (!failures) return;
+    failures = 0;
+    clearTimeout(retryTimer);
+    const banner = document.getElementById("connection");
+    if (banner) banner.hidden = true;
+  }
 
   async function run() {
     if (stopped) return;
@@ -140,18 +201,39 @@ export function follow(refresh) {
         again = false;
         await refresh();
       } while (again && !stopped);
+      recovered();
     } catch (error) {
-      say(error.message, "error");
+      if (!stopped) failed(error);
     } finally {
       running = false;
     }
   }
 
+  /** "Try again": the view, and a stream the browser may have given up on. */
+  function retryNow() {
+    if (!source || source.readyState === EventSource.CLOSED) open();
+    run();
+  }
+
   function open() {
+    clearTimeout(reopenTimer);
     if (source) source.close();
     source = new EventSource("/api/events");
+    let opened = false;
     source.addEventListener("message", run);
-    // EventSource retries by itself after a network error; nothing to do here.
+    source.addEventListener("open", () => {
+      // Back after a drop: events sent meanwhile are lost, so the view is fetched again.
+      if (opened) run();
+      opened = true;
+    });
+    source.addEventListener("error", () => {
+      // A network error: the browser reconnects by itself (and "open" fetches the view).
+      // An answer it will not retry (e.g. an error status) closes the stream: reopen it later.
+      if (source.readyState === EventSource.CLOSED && !stopped) {
+        reopenTimer = setTimeout(open, RETRY_SECONDS[RETRY_SECONDS.length - 1] * 1000);
+        run();
+      }
+    });
   }
 
   function wake() {
@@ -164,8 +246,11 @@ export function follow(refresh) {
   window.addEventListener("pageshow", (event) => {
     if (event.persisted) wake();
   });
+  window.addEventListener("online", wake);
   function stop() {
     stopped = true;
+    clearTimeout(retryTimer);
+    clearTimeout(reopenTimer);
     if (source) source.close();
   }
 

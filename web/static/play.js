@@ -25,6 +25,7 @@ let sending = false;
 let sentPicker = null; // the picker whose choice was sent: no later view keeps that selection
 let hinting = false; // a hint has been asked for and not answered yet
 let note = ""; // why a greyed-out choice cannot be taken now; cleared by the next choice
+let redrawNext = false; // after a refused or lost move: draw the next view even if its version is the same
 let seenUndos = null; // the undo entries of the log already seen (null before the first view)
 
 /**
@@ -77,7 +78,8 @@ async function refresh() {
   // An answer older than the view on screen (a move's answer can overtake an event's fetch) is dropped.
   if (view && next.version < view.version) return;
   showProblem(next.problem);
-  if (view && next.version === view.version && next.game_version === view.game_version) return;
+  if (!redrawNext && view && next.version === view.version && next.game_version === view.game_version) return;
+  redrawNext = false;
   await accept(next);
 }
 
@@ -328,8 +330,10 @@ async function send(action) {
   } catch (error) {
     sending = false;
     say(error.message, "error");
-    view = null;
-    await refresh();
+    // Refused, or lost on the way (was it applied?): the table's view says; a fetch that
+    // fails too is retried by follow() until it works.
+    redrawNext = true;
+    live.refresh();
   }
 }
 
