@@ -25,6 +25,7 @@ let sending = false;
 let sentPicker = null; // the picker whose choice was sent: no later view keeps that selection
 let hinting = false; // a hint has been asked for and not answered yet
 let note = ""; // why a greyed-out choice cannot be taken now; cleared by the next choice
+let isHost = Boolean(pageData.host); // host rights follow the view's is_host (a hand-over needs no reload)
 let redrawNext = false; // after a refused or lost move: draw the next view even if its version is the same
 let seenUndos = null; // the undo entries of the log already seen (null before the first view)
 
@@ -90,6 +91,7 @@ async function accept(next) {
   renderer = await rendererFor(next.game);
   const sameChoices = view && picker && picker !== sentPicker && JSON.stringify(view.actions) === JSON.stringify(next.actions);
   noticeUndos(next);
+  followHosting(next);
   view = next;
   if (!sameChoices) {
     picker = new Picker(view.actions, chosen);
@@ -125,6 +127,15 @@ function noticeUndos(next) {
     const entry = JSON.parse(fresh[fresh.length - 1]);
     say(t("undo.notice", { move: renderText(pick(entry.text), next.names) }), "notice");
   }
+}
+
+/** Host rights change without a reload (a hand-over): the tools appear or go, with a notice to the new host. */
+function followHosting(next) {
+  if (mode !== "play" || !("is_host" in next) || next.is_host === isHost) return;
+  isHost = next.is_host;
+  if (isHost) say(t("host.now_you"), "notice");
+  const link = document.getElementById("host-link");
+  if (link) link.hidden = !isHost;
 }
 
 let live = null;
@@ -168,6 +179,7 @@ function draw() {
   fill(
     root,
     headline(ctx),
+    view.over ? null : emptySeats(ctx),
     view.over ? result(ctx) : null,
     el("section", { class: "board", "aria-label": t("board.public") }, renderer.render(ctx)),
     seated ? actionBar(ctx) : null,
@@ -196,6 +208,36 @@ function headline(ctx) {
     status ? el("p", { class: "game-status" }, status) : null,
     line ? el("p", { class: yours ? "turn mine" : "turn", "data-testid": "turn" }, line) : null,
     hint ? el("p", { class: "step-hint", "data-testid": "hint" }, hint) : null);
+}
+
+/** The join code, from the join path the page was given ("/J/ABCD"). */
+const joinCode = () => pageData.join_path.split("/").pop();
+
+/**
+ * A free seat the step waits for stalls the game: say so, and what to do, on every screen;
+ * the host gets the bot buttons for it right there (games with bots).
+ */
+function emptySeats(ctx) {
+  const empty = waitingFor(view).filter((seat) => !view.names[seat]);
+  if (!empty.length) return null;
+  const bots = (pageData.bot_games || []).includes(view.game);
+  return el("section", { class: "empty-seats", "data-testid": "empty-seats" }, empty.map((seat) =>
+    el("div", { class: "empty-seat", "data-seat": seat },
+      el("p", {}, t(bots ? "empty.seat_bots" : "empty.seat", { seat: ctx.seatName(seat), code: joinCode() })),
+      mode === "play" && isHost && bots ? el("div", { class: "choices" }, ["easy", "normal", "strong"].map((level) =>
+        el("button", { class: level === "normal" ? "big" : null, type: "button", "data-testid": `empty-bot-${level}`,
+          onclick: () => seatBot(seat, level) }, t(`bots.level.${level}`)))) : null)));
+}
+
+/** The host seats a bot on a free seat from the phone (POST /api/seats/<n>/bot). */
+async function seatBot(seat, level) {
+  try {
+    await api(`/api/seats/${seat}/bot`, { method: "POST", body: { level } });
+    say(t("bots.seated"));
+  } catch (error) {
+    say(error.message, "error");
+  }
+  live.refresh();
 }
 
 /** The players, who is to act, and (from the renderer) what is public about each. */
@@ -227,7 +269,7 @@ function result(ctx) {
     el("ul", {}, Object.entries(scores).map(([seat, score]) =>
       el("li", {}, ctx.seatName(Number(seat)), ": ", plain(score)))),
     mode === "play" ? playLinks() : null,
-    mode === "play" && pageData.host ? el("button", { class: "big", type: "button", "data-testid": "rematch", onclick: rematch }, t("rematch.button")) : null);
+    mode === "play" && isHost ? el("button", { class: "big", type: "button", "data-testid": "rematch", onclick: rematch }, t("rematch.button")) : null);
 }
 
 /** The finished play's links: BG Stats (in the phone's own browser, over its own network) and the replay. */
