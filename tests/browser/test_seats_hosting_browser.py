@@ -99,3 +99,28 @@ def test_a_hand_over_gives_the_new_host_a_notice_the_tools_and_play_again_withou
     ben.get_by_test_id("rematch").click()
     expect(ben.locator("#status")).to_contain_text("A new game has started")
     assert not table.public()["game"]["over"]
+
+
+@pytest.mark.parametrize("size", [(360, 640), (390, 844), (412, 915)])
+def test_the_first_scan_of_an_idle_table_leads_with_start_a_game_on_the_first_screen(live, new_phone, size):
+    width, height = size
+    first = new_phone(viewport={"width": width, "height": height})
+    first.goto(f"{live.url}/J/{live.table.join_code.lower()}")  # the panel's QR code
+    first.wait_for_url(f"{live.url}/")
+    start = first.get_by_test_id("start")
+    expect(start).to_be_visible()
+    heading = first.get_by_role("heading", name="Start a game").bounding_box()
+    assert heading["y"] < first.locator(".join-qr").bounding_box()["y"], "Start a game is not first"
+    assert start.bounding_box()["y"] + start.bounding_box()["height"] <= height, "the start button is below the first screen"
+    first.select_option("#start-game", "swap5")
+    start.click()
+    first.wait_for_url(f"**/J/{live.table.join_code}")
+    assert live.table.has_host and live.table.game_id == "swap5"
+
+    # The second phone types the code read off the table screen, in lower case.
+    second = new_phone(viewport={"width": width, "height": height})
+    second.goto(live.url)
+    second.fill("#code", live.table.join_code.lower())
+    second.locator(".code-form button").click()
+    second.wait_for_url(f"**/J/{live.table.join_code}")
+    expect(second.get_by_test_id("sit-1")).to_be_visible()
