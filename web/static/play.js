@@ -176,18 +176,35 @@ function draw() {
   document.title = `${pick(view.title)} · ${t("app.name")}`;
   root.dataset.version = view.version; // which table version is on screen (tests wait on it)
   const seated = mode === "play" && view.seat !== null;
+  const board = el("section", { class: "board", "aria-label": t("board.public") }, renderer.render(ctx));
+  const bar = seated ? actionBar(ctx) : null;
   fill(
     root,
     headline(ctx),
     view.over ? null : emptySeats(ctx),
     view.over ? result(ctx) : null,
-    el("section", { class: "board", "aria-label": t("board.public") }, renderer.render(ctx)),
-    seated ? actionBar(ctx) : null,
+    board,
+    bar,
     mode === "play" && view.seat === null ? el("p", { class: "no-seat" }, t("play.no_seat"), " ",
       el("a", { href: pageData.join_path }, t("play.join_link"))) : null,
     seats(ctx),
     logList(ctx),
   );
+  if (bar) placeBar(board, bar);
+}
+
+/**
+ * Put the action bar on the first screen, beside what it acts on (issue 24: no control below
+ * the fold): right after the part of the drawing (`data-bar-after`) that holds the last thing
+ * chosen, else in the renderer's `data-actions-slot` (e.g. above Pig House's track), else
+ * where it is, under the drawing.
+ */
+function placeBar(board, bar) {
+  const chosen = [...board.querySelectorAll(".chosen")].pop();
+  const part = chosen && chosen.closest("[data-bar-after]");
+  if (part) return part.after(bar);
+  const slot = board.querySelector("[data-actions-slot]");
+  if (slot) slot.replaceWith(bar);
 }
 
 function headline(ctx) {
@@ -300,6 +317,7 @@ function actionBar(ctx) {
   const chosenAction = picker.action();
   const next = picker.next();
   if (next) {
+    bar.dataset.next = next.field; // the field the picker asks for next (the whole-game tests follow it)
     const drawn = renderer.drawnFields(ctx, next.field);
     bar.append(el("p", { class: "prompt" }, renderer.prompt(ctx, next.field) || t("actions.choose")));
     if (!drawn) {

@@ -53,7 +53,7 @@ function board(ctx) {
   const rows = spots.map(([r]) => r);
   const cols = spots.map(([, c]) => c);
   const top = Math.min(...rows), bottom = Math.max(...rows), left = Math.min(...cols), right = Math.max(...cols);
-  const grid = el("div", { class: "ls-field", style: `--cols: ${right - left + 2}` });
+  const grid = el("div", { class: "ls-field", style: `--cols: ${right - left + 2}`, "data-bar-after": "" });
 
   const handle = ([kind, value], label) => {
     const has = view.actions.some((a) => a.type === "take" && a[kind] === value);
@@ -65,6 +65,8 @@ function board(ctx) {
       "data-pick": "take",
       "data-take": `${kind}-${value}`,
       "aria-label": ctx.t("lion-square.take_line"),
+      "data-field": kind,
+      "data-value": JSON.stringify(value),
       onclick: () => picker.choose(kind, value),
     }, label);
   };
@@ -88,6 +90,8 @@ function board(ctx) {
           "data-pick": "cell",
           "data-cell": JSON.stringify(cell),
           "aria-label": ctx.t("lion-square.cell"),
+          "data-field": "cell",
+          "data-value": JSON.stringify(cell),
           onclick: () => picker.choose("cell", cell),
         }, fits ? "+" : ""));
       } else {
@@ -129,11 +133,13 @@ function hand(ctx) {
       type: "button",
       "data-pick": "card",
       "data-card": card,
+      "data-field": usable ? "card" : null,
+      "data-value": usable ? JSON.stringify(card) : null,
       title: cardName(ctx, card),
       onclick: () => (usable ? picker.choose("card", card) : ctx.explain(`${cardName(ctx, card)}: ${whyNot(ctx, card)}`)),
     }, face(ctx, card));
   });
-  return el("section", { class: "private ls-hand" },
+  return el("section", { class: "private ls-hand", "data-bar-after": "" },
     el("h2", {}, ctx.t("lion-square.your_hand"), " · ", ctx.t("lion-square.your_herd", { herd: mine.herd })),
     el("div", { class: "hand" }, cards),
     mine.passing ? el("p", {}, ctx.t("lion-square.passing", { card: cardName(ctx, mine.passing) })) : null);

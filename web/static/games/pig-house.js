@@ -166,7 +166,7 @@ function controls(ctx) {
         actionButton(ctx, action, String(action.count), "tr-number"))));
     }
   }
-  return el("section", { class: "tr-form ph-controls", "data-testid": "controls" }, parts);
+  return el("section", { class: "tr-form ph-controls", "data-testid": "controls", "data-bar-after": "" }, parts);
 }
 
 /** The attack being resolved: the card, the wolves attacking, who is invincible, pigs lost. */
@@ -222,12 +222,14 @@ export default {
     const early = p.step === "happening" || p.happenings.length > 0;
     return [
       view.over ? ranking(ctx) : null,
+      // During an attack, the attack and what to report come first (they fit the first screen).
+      p.step === "attack" ? [attackBox(ctx), controls(ctx), el("div", { "data-actions-slot": "" })] : null,
       mine ? el("section", { class: "private ph-mine" },
         el("p", { class: "tr-big", "data-testid": "my-pigs" }, t("pig-house.my_pigs", { n: mine.pigs }), " ", "●".repeat(mine.pigs)),
         el("p", {}, t(mine.invincibility_used ? "pig-house.invincibility_used" : "pig-house.invincibility_ready"))) : null,
       view.over ? null : turnBox(ctx),
-      attackBox(ctx),
-      controls(ctx),
+      p.step === "attack" ? null : [attackBox(ctx), controls(ctx),
+        el("div", { "data-actions-slot": "" })], // the action bar goes here, above the track (play.js)
       early ? happenings(ctx) : null,
       track(ctx),
       schedule(ctx),
