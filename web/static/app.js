@@ -271,10 +271,61 @@ export function showProblem(problem) {
   banner.hidden = !problem;
 }
 
-/** Buzz the phone to say it has become this player's turn. Browsers refuse (with a console
- * error) to vibrate before the first tap on the page, so it is not even asked until then. */
+const TURN_ALERT_KEY = "companion.turn-alert"; // "on" when this phone asked for a sound and a buzz
+let audio = null; // the page's AudioContext, made at the player's own tap (browsers refuse sound before one)
+
+/** Whether this phone asked to be told by a sound and a buzz when its turn starts (off unless asked). */
+export function turnAlertOn() {
+  try {
+    return localStorage.getItem(TURN_ALERT_KEY) === "on";
+  } catch {
+    return false; // storage refused (a private window): never on
+  }
+}
+
+/** A short two-note chime (0.3 s), where the browser lets the page make sound. */
+function chime() {
+  if (!audio) return;
+  if (audio.state === "suspended") audio.resume().catch(() => {});
+  const now = audio.currentTime;
+  [880, 1175].forEach((frequency, index) => {
+    const tone = audio.createOscillator();
+    const volume = audio.createGain();
+    tone.frequency.value = frequency;
+    volume.gain.setValueAtTime(0.2, now + index * 0.15);
+    volume.gain.exponentialRampToValueAtTime(0.001, now + index * 0.15 + 0.14);
+    tone.connect(volume).connect(audio.destination);
+    tone.start(now + index * 0.15);
+    tone.stop(now + index * 0.15 + 0.15);
+  });
+}
+
+/** Make the sound possible: only ever called from the player's own tap. */
+function wakeAudio() {
+  const Context = window.AudioContext || window.webkitAudioContext;
+  if (!audio && Context) audio = new Context();
+}
+
+/** Switch this phone's turn alert on or off (called from the player's tap, so the sound can start). */
+export function setTurnAlert(on) {
+  try {
+    localStorage.setItem(TURN_ALERT_KEY, on ? "on" : "off");
+  } catch {
+    // storage refused: the choice holds for this page only
+  }
+  if (on) {
+    wakeAudio();
+    chime(); // what it will sound like
+  }
+}
+
+/** Tell the player their turn has started, if this phone asked for it: a buzz and a chime.
+ * Nothing before the page's first tap (browsers refuse both, with a console error). */
 export function buzz() {
-  if (navigator.vibrate && navigator.userActivation?.hasBeenActive) navigator.vibrate([120, 60, 120]);
+  if (!turnAlertOn() || !navigator.userActivation?.hasBeenActive) return;
+  if (navigator.vibrate) navigator.vibrate([120, 60, 120]);
+  wakeAudio();
+  chime();
 }
 
 /** Data the server put in the page (seat, join URL, ...). */

@@ -9,7 +9,7 @@
 //
 // Nothing on the page is fixed or sticky: on a small phone a pinned bar covers the hand.
 
-import { api, buzz, el, fill, follow, lang, pageData, pick, renderText, say, seatName, showProblem, t, ApiError } from "./app.js";
+import { api, buzz, el, fill, follow, lang, pageData, pick, renderText, say, seatName, setTurnAlert, showProblem, t, turnAlertOn, ApiError } from "./app.js";
 import { Picker } from "./picker.js";
 import { rendererFor } from "./renderer.js";
 import generic, { plain } from "./games/generic.js";
@@ -449,5 +449,20 @@ document.getElementById("leave")?.addEventListener("click", async () => {
     say(error.message, "error");
   }
 });
+
+/** The turn alert's switch (a sound and a buzz when my turn starts): off until this phone asks. */
+const alertSwitch = document.getElementById("turn-alert");
+function showAlertSwitch() {
+  const on = turnAlertOn();
+  alertSwitch.setAttribute("aria-pressed", String(on));
+  alertSwitch.textContent = t(on ? "alert.on" : "alert.off");
+}
+if (alertSwitch) {
+  showAlertSwitch();
+  alertSwitch.addEventListener("click", () => {
+    setTurnAlert(!turnAlertOn());
+    showAlertSwitch();
+  });
+}
 
 live = follow(refresh);
