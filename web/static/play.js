@@ -98,10 +98,29 @@ async function accept(next) {
     note = "";
   }
   const waited = view.seat !== null && waitingFor(view).includes(view.seat);
+  // The table as this phone left it: taken at its own move (and at the first view of a game).
+  if (!since || since.play !== view.play_id || (wasWaitedFor && !waited)) since = snapshot(view);
   if (waited && !wasWaitedFor) buzz();
   wasWaitedFor = waited;
   if (mode === "play" && view.over) await learnPlay(view.play_id);
   draw();
+}
+
+let since = null; // {play, public, seq}: the table as it was right after this phone's own last move
+
+function snapshot(someView) {
+  const seqs = (someView.log || []).map((entry) => entry.seq ?? 0);
+  return { play: someView.play_id, public: someView.public, seq: seqs.length ? Math.max(...seqs) : 0 };
+}
+
+/** What the others did since this phone's last move, as the log says it (moves taken back
+ * left out). Engines open a move's line with its player ("{s2} takes the top row"), so a
+ * line opening with this seat is its own. */
+function othersSince() {
+  if (!since || view.seat === null) return [];
+  const mine = `{s${view.seat}}`;
+  return (view.log || []).filter((entry) => (entry.seq ?? 0) > since.seq && !entry.undone && !entry.kind
+    && !String(entry.text?.en ?? entry.text).startsWith(mine));
 }
 
 let finishedPlay = null; // the finished game's play in the records: {id, bgstats_url}
@@ -162,6 +181,9 @@ function context() {
     el,
     picker,
     seatName: (seat) => seatName(view.names, seat),
+    /** The public view as it was right after this phone's own last move (null on the table
+     * screen): renderers mark what changed since, the last moves of every other seat. */
+    since: mode === "play" && view.seat !== null && since ? since.public : null,
     text: (pair) => renderText(pick(pair), view.names),
     /** Say why a greyed-out choice cannot be taken now (shown by the action bar). */
     explain: (why) => {
@@ -224,8 +246,19 @@ function headline(ctx) {
       el("a", { class: "rules-link", href: `/rules/${view.game}`, "data-testid": "rules-link" }, t("play.rules"))),
     status ? el("p", { class: "game-status" }, status) : null,
     line ? el("p", { class: yours ? "turn mine" : "turn", "data-testid": "turn" }, line) : null,
+    yours ? sinceLine(ctx) : null,
     hint ? el("p", { class: "step-hint", "data-testid": "hint" }, hint) : null);
 }
+
+/** On my turn: what the others did since my last move, newest last ("Bot 3 takes the top row"). */
+function sinceLine(ctx) {
+  const entries = othersSince().slice(-SINCE_SHOWN);
+  if (!entries.length) return null;
+  return el("p", { class: "since", "data-testid": "since" }, el("span", { class: "mark-legend" }, "✦ "),
+    t("since.title"), " ", entries.map((entry) => ctx.text(entry.text)).join(t("since.separator")));
+}
+
+const SINCE_SHOWN = 4; // the last moves of three other seats, and one more
 
 /** The join code, from the join path the page was given ("/J/ABCD"). */
 const joinCode = () => pageData.join_path.split("/").pop();

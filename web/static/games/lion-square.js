@@ -80,7 +80,10 @@ function board(ctx) {
       const inLine = picker && here && Object.entries(picker.chosen).some(([kind, value]) =>
         (kind === "row" && here.cell[0] === value) || (kind === "column" && here.cell[1] === value));
       if (here) {
-        grid.append(el("span", { class: inLine ? "cell taking" : "cell" }, cardNode(ctx, here.card, { "data-card": here.card })));
+        // ✦ marks a card put down since this phone's own last move (the others' last moves).
+        const fresh = ctx.since && !(ctx.since.field || []).some((old) => old.card === here.card && JSON.stringify(old.cell) === key);
+        grid.append(el("span", { class: ["cell", inLine ? "taking" : "", fresh ? "last" : ""].join(" ").trim(),
+          "data-testid": fresh ? "last-move" : null }, cardNode(ctx, here.card, { "data-card": here.card })));
       } else if (open.has(key)) {
         const cell = open.get(key);
         const fits = picker.consistent("cell", cell);

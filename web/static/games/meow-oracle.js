@@ -44,9 +44,13 @@ function area(ctx, seat) {
     if (cell === null) content = el("span", { class: "card empty" }, "");
     else if (cell.face === "down") content = el("span", { class: "card down" }, "?");
     else content = cardFace(ctx, cell);
+    // ✦ marks a card revealed or placed since this phone's own last move (the others' last moves).
+    const before = ctx.since && ctx.since.areas?.[seat]?.[r]?.[c];
+    const fresh = ctx.since && cell !== null && JSON.stringify(before ?? null) !== JSON.stringify(cell);
+    const classes = fresh ? "cell last" : "cell";
     cells.push(tappable
-      ? tapButton(ctx, "cell", at, content, { class: "cell", "data-cell": JSON.stringify(at), "aria-label": ctx.t("cell.row_column", { row: r + 1, column: c + 1 }) })
-      : el("span", { class: "cell" }, content));
+      ? tapButton(ctx, "cell", at, content, { class: classes, "data-cell": JSON.stringify(at), "aria-label": ctx.t("cell.row_column", { row: r + 1, column: c + 1 }) })
+      : el("span", { class: classes, "data-testid": fresh ? "last-move" : null }, content));
   }));
   return el("figure", { class: own ? "mo-area own" : "mo-area", "data-seat": seat, "data-bar-after": "" },
     el("figcaption", {}, own ? ctx.t("meow-oracle.your_area") : ctx.seatName(seat),
