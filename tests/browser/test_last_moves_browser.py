@@ -75,11 +75,21 @@ def test_my_turn_marks_and_names_the_others_moves_since_mine(live, new_phone, ga
         expect(since).to_contain_text(others[-1])
         # The marks: exactly the cards that changed since seat 0's last move.
         expected = changed(before, table.view(0)["public"])
-        if rounds >= 2 and expected:
+        # (Lion Square: two cards on the field at least, so a turned field would show a wrong mark.)
+        if rounds >= 2 and expected and len(table.view(None)["public"].get("field", "many")) >= 2:
             break
     assert expected, "the others never changed the board: pick another seed"
     expect(phone.locator(".cell.last")).to_have_count(len(expected))
     assert phone.evaluate("getComputedStyle(document.querySelector('.cell.last'), '::after').content") == '"✦"'
+
+    # A phone opened now marks nothing (nothing happened since it looked), whichever side of
+    # the field it sees from (Lion Square turns the field for seats 2 and 3).
+    for seat in (1, 2):
+        late = new_phone()
+        late.goto(f"{live.url}/R/{tokens[seat]}")
+        shows_current(late, table)
+        expect(late.locator(".cell")).not_to_have_count(0)
+        expect(late.locator(".cell.last")).to_have_count(0)
 
     # Once I move, the marks go (nothing is new since my own move).
     while 0 in (table.view(None).get("waiting_for") or []):

@@ -81,7 +81,7 @@ function board(ctx) {
         (kind === "row" && here.cell[0] === value) || (kind === "column" && here.cell[1] === value));
       if (here) {
         // ✦ marks a card put down since this phone's own last move (the others' last moves).
-        const fresh = ctx.since && !(ctx.since.field || []).some((old) => old.card === here.card && JSON.stringify(old.cell) === key);
+        const fresh = ctx.since && !(ctx.since.field || []).some((old) => old.card === here.card && JSON.stringify(old.cell) === JSON.stringify(here.cell));
         grid.append(el("span", { class: ["cell", inLine ? "taking" : "", fresh ? "last" : ""].join(" ").trim(),
           "data-testid": fresh ? "last-move" : null }, cardNode(ctx, here.card, { "data-card": here.card })));
       } else if (open.has(key)) {
