@@ -220,16 +220,17 @@ export default {
     const mine = view.private && view.private.pigs !== undefined ? view.private : null;
     // This turn's happenings go above the track; otherwise the decks' counts go last.
     const early = p.step === "happening" || p.happenings.length > 0;
+    const attack = p.step === "attack";
+    const acting = [attackBox(ctx), controls(ctx), el("div", { "data-actions-slot": "" })]; // the action bar's place (play.js)
     return [
       view.over ? ranking(ctx) : null,
-      // During an attack, the attack and what to report come first (they fit the first screen).
-      p.step === "attack" ? [attackBox(ctx), controls(ctx), el("div", { "data-actions-slot": "" })] : null,
+      // What the step acts on and its controls come first, so they fit a 360 x 640 screen:
+      // during an attack the attack itself, otherwise the turn's die; my pigs come after.
+      attack ? acting : [view.over ? null : turnBox(ctx), acting],
       mine ? el("section", { class: "private ph-mine" },
         el("p", { class: "tr-big", "data-testid": "my-pigs" }, t("pig-house.my_pigs", { n: mine.pigs }), " ", "●".repeat(mine.pigs)),
         el("p", {}, t(mine.invincibility_used ? "pig-house.invincibility_used" : "pig-house.invincibility_ready"))) : null,
-      view.over ? null : turnBox(ctx),
-      p.step === "attack" ? null : [attackBox(ctx), controls(ctx),
-        el("div", { "data-actions-slot": "" })], // the action bar goes here, above the track (play.js)
+      attack && !view.over ? turnBox(ctx) : null,
       early ? happenings(ctx) : null,
       track(ctx),
       schedule(ctx),
