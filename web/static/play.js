@@ -250,12 +250,18 @@ function headline(ctx) {
     hint ? el("p", { class: "step-hint", "data-testid": "hint" }, hint) : null);
 }
 
-/** On my turn: what the others did since my last move, newest last ("Bot 3 takes the top row"). */
+/** On my turn: what the others did since my last move. One line, the newest move, so the
+ * step's controls stay on the first screen; the earlier ones one tap away (newest last). */
 function sinceLine(ctx) {
   const entries = othersSince().slice(-SINCE_SHOWN);
   if (!entries.length) return null;
-  return el("p", { class: "since", "data-testid": "since" }, el("span", { class: "mark-legend" }, "✦ "),
-    t("since.title"), " ", entries.map((entry) => ctx.text(entry.text)).join(t("since.separator")));
+  const texts = entries.map((entry) => ctx.text(entry.text));
+  const newest = el("span", { class: "since-newest" }, el("span", { class: "mark-legend" }, "✦ "), t("since.title"), " ",
+    texts[texts.length - 1]);
+  if (texts.length === 1) return el("p", { class: "since", "data-testid": "since" }, newest);
+  return el("details", { class: "since", "data-testid": "since" },
+    el("summary", {}, newest, " ", t("since.more", { n: texts.length - 1 })),
+    el("ol", {}, texts.map((text) => el("li", {}, text))));
 }
 
 const SINCE_SHOWN = 4; // the last moves of three other seats, and one more
