@@ -364,9 +364,12 @@ def rematch():
 
 @blueprint.get("/view")
 def view():
-    """The caller's view with its legal actions; the public view for the seatless."""
+    """The caller's view with its legal actions; the public view for the seatless. ``is_host``
+    says whether the caller holds host rights, so a page follows a hand-over without a reload."""
     table = current_table()
-    return table.view(_visible_seat(table))
+    answer = table.view(_visible_seat(table))
+    answer["is_host"] = auth.is_host(table, request)
+    return answer
 
 
 @blueprint.get("/log")

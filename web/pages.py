@@ -9,7 +9,9 @@ Routes:
 
 ``/``          join QR code, short URL and code; the seats; a start-game form when the
                table is idle or the caller is the host
-``/J/<code>``  the join link (the QR code's target): pick a free seat and a name
+``/J/<code>``  the join link (the QR code's target): pick a free seat and a name; on an idle
+               table without a host, the home page and its start form (first arrival leads)
+``/J?code=``   the home page's typed join code, to its ``/J/<code>``
 ``/R/<token>`` a rejoin link: trades the token for its cookie, then 303 to a clean URL
 ``/play``      the phone: this seat's view and its moves
 ``/table``     the public view for a shared screen, with the join QR code
@@ -31,7 +33,7 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 import segno
-from flask import Blueprint, current_app, make_response, render_template, request, send_from_directory
+from flask import Blueprint, current_app, make_response, redirect, render_template, request, send_from_directory
 from markupsafe import Markup
 
 from companion.bots import supported as bot_games_supported
@@ -167,7 +169,16 @@ def favicon():
 def home():
     seat, host = _caller()
     table = _companion().table
-    return render_page("home.html", mode="home", seat=seat, host=host, may_start=host or not table.has_host)
+    return render_page("home.html", mode="home", seat=seat, host=host, may_start=host or not table.has_host,
+                       idle=table.game_id is None)
+
+
+@blueprint.get("/J")
+def join_typed():
+    """The home page's "type the join code" form: the code typed (any case, spaces trimmed)
+    leads to its join page; nothing typed, to the home page."""
+    code = "".join(request.args.get("code", "").split())
+    return redirect(f"/J/{code.upper()}" if code else "/", code=303)
 
 
 @blueprint.get("/J/<code>")
@@ -175,6 +186,9 @@ def join(code: str):
     table = _companion().table
     if code.upper() != table.join_code:
         return render_page("not_found.html", status=404, mode="missing", reason="join")
+    if table.game_id is None and not table.has_host:
+        # The first scan of an idle table: whoever arrives first leads, so to the start form.
+        return redirect("/", code=303)
     seat, _ = _caller()
     return render_page("join.html", mode="join", seat=seat, name_max=NAME_MAX)
 

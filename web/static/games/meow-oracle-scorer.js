@@ -66,6 +66,7 @@ function cardForm(ctx) {
       const has = cards.some((a) => a.color === c);
       return el("button", {
         type: "button", class: `card mo-${c} tap ${colour === c ? "chosen" : ""}`, "data-color": c, disabled: !has,
+        "data-action": JSON.stringify({ type: "card", color: c }), // a part of the card's action: its colour
         onclick: () => ctx.picker.chooseAll({ type: "card", color: c }),
       }, el("span", { class: "mark" }, COLOUR_MARK[c]), el("span", { class: "name" }, colourName(ctx, c)));
     })),
