@@ -8,7 +8,11 @@ so card games get no action buttons here — phones play them — only undo and 
 Each offered type has a label template filled from the action's fields (``{name}``: the
 acting seat's name). ``personal`` types belong to one seat (Pig House: "Taro: pig lost"),
 so each seat's copy is listed; the others are table-wide steps anyone may take and are
-listed once.
+listed once. ``confirm`` types ask first on the panel, "No" highlighted, exactly those the
+phones ask to confirm (web/static/games/*.js ``confirm``): what only the host's undo could
+take back. ``ends_step`` types close a step in which others may still act (the end of an
+attack while losses are being entered): they are listed after everything else, so the
+game menu never opens on them.
 """
 
 from __future__ import annotations
@@ -24,31 +28,34 @@ class ActionKind:
     en: str
     ja: str
     personal: bool = False
+    confirm: bool = False
+    ends_step: bool = False
 
 
 PIG_HOUSE = {
     "pig_action": ActionKind("Pig action: {kind}", "こぶたアクション: {kind}"),
     "roll": ActionKind("Roll the die", "サイコロを振る"),
-    "die_face": ActionKind("Die shows {pigs} pig(s){pot}", "出目: こぶた{pigs}{pot}"),
+    "die_face": ActionKind("Die shows {pigs} pig(s){pot}", "出目: こぶた{pigs}{pot}", confirm=True),
     "pot": ActionKind("Pot: {action}", "なべ: {action}"),
     "move_wolves": ActionKind("Move the wolves", "オオカミを動かす"),
-    "wolf_card": ActionKind("Wolf card ({card}): {number}", "オオカミカード({card}): {number}"),
-    "happenings_done": ActionKind("Happenings done", "ハプニング終了"),
-    "attack_done": ActionKind("Attack done", "攻撃終了"),
+    "wolf_card": ActionKind("Wolf card ({card}): {number}", "オオカミカード({card}): {number}", confirm=True),
+    "happenings_done": ActionKind("Happenings done", "ハプニング終了", ends_step=True),
+    "attack_done": ActionKind("Attack done", "攻撃終了", confirm=True, ends_step=True),
     # The wolf pieces carry no numbers: a wolf is named by the square it stands on.
-    "wolf_potted": ActionKind("Wolf on square {square} fell in a pot", "マス{square}のオオカミがなべに落ちた"),
-    "pig_lost": ActionKind("{name}: pig lost", "{name}: こぶたを失う", personal=True),
-    "invincible": ActionKind("{name}: use invincibility", "{name}: 無敵を使う", personal=True),
-    "ground_pigs": ActionKind("{name}: {count} on ground floor", "{name}: 1階に{count}", personal=True),
-    "outer_pigs": ActionKind("{name}: {count} on outer ring", "{name}: 外周に{count}", personal=True),
+    "wolf_potted": ActionKind("Wolf on square {square} fell in a pot", "マス{square}のオオカミがなべに落ちた", confirm=True),
+    "pig_lost": ActionKind("{name}: pig lost", "{name}: こぶたを失う", personal=True, confirm=True),
+    "invincible": ActionKind("{name}: use invincibility", "{name}: 無敵を使う", personal=True, confirm=True),
+    "ground_pigs": ActionKind("{name}: {count} on ground floor", "{name}: 1階に{count}", personal=True, confirm=True),
+    "outer_pigs": ActionKind("{name}: {count} on outer ring", "{name}: 外周に{count}", personal=True, confirm=True),
 }
 
-WOLF_POTTED_SHARING = ActionKind("Square {square}: wolf {n} of {count} in a pot", "マス{square}の{count}匹中{n}匹目 なべに落ちた")
+WOLF_POTTED_SHARING = ActionKind("Square {square}: wolf {n} of {count} in a pot", "マス{square}の{count}匹中{n}匹目 なべに落ちた",
+                                 confirm=True)
 """The wolf_potted label when wolves share a square (a happening can add one where another
 stands): they are numbered in the order they came out, so each button still differs."""
 
 LEDGER = {
-    "start-player": ActionKind("Start player: {seat_name}", "スタートプレイヤー: {seat_name}"),
+    "start-player": ActionKind("Start player: {seat_name}", "スタートプレイヤー: {seat_name}", confirm=True),
     "next-round": ActionKind("Next round", "次のラウンドへ"),
 }
 
@@ -84,6 +91,7 @@ class PanelAction:
     seat: int
     action: dict
     label: str
+    confirm: bool = False  # ask first, "No" highlighted
 
 
 def offered_actions(game_id: str, actions_by_seat: dict[int, list[dict]], public: dict,
@@ -91,7 +99,7 @@ def offered_actions(game_id: str, actions_by_seat: dict[int, list[dict]], public
     """The panel's list for ``game_id`` from each acting seat's legal actions, in seat order;
     table-wide actions once (done by the first seat that may), personal ones per seat."""
     kinds = OFFERED.get(game_id, {})
-    offered: list[tuple[bool, PanelAction]] = []
+    offered: list[tuple[tuple[bool, bool], PanelAction]] = []
     seen: set[str] = set()
     for seat, actions in sorted(actions_by_seat.items()):
         for action in actions:
@@ -102,9 +110,11 @@ def offered_actions(game_id: str, actions_by_seat: dict[int, list[dict]], public
             if key in seen:
                 continue
             seen.add(key)
-            offered.append((kind.personal, PanelAction(seat, action, _label(kind, action, seat, public, names, language))))
-    # The step's table-wide actions first (attack done, roll...): the usual next step is then
-    # the game menu's first item, two presses from the status screen.
+            label = _label(kind, action, seat, public, names, language)
+            offered.append(((kind.ends_step, kind.personal), PanelAction(seat, action, label, kind.confirm)))
+    # The step's table-wide actions first (roll, move the wolves...): the usual next step is
+    # then the game menu's first item, two presses from the status screen. What ends a step
+    # others may still act in (attack done) comes last, after their own actions.
     return [action for _, action in sorted(offered, key=lambda pair: pair[0])]
 
 

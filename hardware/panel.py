@@ -420,8 +420,7 @@ class Panel:
 
         def items() -> list[MenuItem]:
             version = self.public["version"]  # what the listed actions were read from
-            entries = [MenuItem(a.label, lambda a=a: self._act(a.seat, a.action, version))
-                       for a in self._panel_actions()]
+            entries = [MenuItem(a.label, lambda a=a: self._choose_action(a, version)) for a in self._panel_actions()]
             if self.public["game"]["over"]:
                 entries.append(MenuItem(self._t("Play again", "もう一度遊ぶ"), self._ask_rematch))
             elif self._bot_items():
@@ -594,6 +593,15 @@ class Panel:
         its seat placeholders replaced by names."""
         japanese = getattr(error, "ja", None) if self.language == "ja" else None
         return render_text(japanese or str(error), seat_names(self.public, self.language))
+
+    def _choose_action(self, offered, version: int) -> None:
+        """Do a game menu's action; one the phones ask to confirm asks here too, "No" first."""
+        if not offered.confirm:
+            self._act(offered.seat, offered.action, version)
+            return
+        question = self._t(f"{offered.label}?", f"「{offered.label}」でよろしいですか?")
+        self.push(ConfirmPage(self.public["game"]["title"][self.language], question,
+                              lambda: self._act(offered.seat, offered.action, version), default=False))
 
     def _act(self, seat: int, action: dict, version: int) -> None:
         """Act for ``seat`` with an action read at table ``version``: if what that seat may

@@ -226,9 +226,11 @@ def test_pig_house_marks_a_lost_pig_and_invincibility_per_player(make_panel, tab
     panel = make_panel()
     short_press(panel, "ok")
     choose(panel, "Hanako: pig lost")
+    presses(panel, "down", "ok")  # it asks first: "Yes"
     assert table.public()["view"]["public"]["pigs"][1] == pigs - 1
     short_press(panel, "ok")
     choose(panel, "Taro: use invincibility")
+    presses(panel, "down", "ok")
     assert table.public()["view"]["public"]["invincibility_used"][0] is True
 
 
