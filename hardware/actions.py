@@ -83,6 +83,10 @@ OFFERED: dict[str, dict[str, ActionKind]] = {
 }
 """Per game id, the action types the buttons offer (a game not listed gets none)."""
 
+PLAYS_EVERY_STEP = frozenset({"pig-house"})
+"""The games whose every action the panel offers, for every seat: there a free seat stalls
+nothing (the panel acts for it), so the status screen does not call it empty."""
+
 
 @dataclass(frozen=True)
 class PanelAction:

@@ -109,12 +109,15 @@ def wrap(text: str, width: float) -> list[str]:
             if text_width(candidate) <= width:
                 line = candidate
                 continue
-            if line:
-                lines.append(line)
-            line = ""
-            for char in word:
-                if text_width(line + char) > width and line:
+            if text_width(word) <= width or not line:
+                if line:
                     lines.append(line)
+                line = ""
+            else:  # a word longer than a whole line begins where this line has room
+                line += " "
+            for char in word:
+                if text_width(line + char) > width and line.strip():
+                    lines.append(line.rstrip())
                     line = ""
                 line += char
         lines.append(line)

@@ -40,11 +40,22 @@ from companion.games import render_text
 from companion.network import wifi_qr_payload
 from companion.table import StorageError, Table, TableError
 
-from .actions import OFFERED, offered_actions
+from .actions import OFFERED, PLAYS_EVERY_STEP, offered_actions
 from .buttons import ButtonEvent, Buttons
 from .display import Display
 from .fonts import wrap
-from .screens import PRODUCT, Screen, choice_word, render, seat_names, status_screen, text_lines, word
+from .screens import (
+    PRODUCT,
+    Screen,
+    choice_word,
+    render,
+    seat_names,
+    status_body_rows,
+    status_headline_rows,
+    status_screen,
+    text_lines,
+    word,
+)
 
 log = logging.getLogger(__name__)
 
@@ -98,29 +109,41 @@ class Page:
 
 
 class HomePage(Page):
-    """The status of the game on the table, or the join screen when there is none."""
+    """The status of the game on the table, or the join screen when there is none.
+
+    On a status screen up/down turn the pages of what does not fit, ``ok`` opens the game
+    menu and ``back`` shows the join QR code (and the Wi-Fi one): one press for a latecomer."""
 
     def __init__(self):
         self.scroll = 0
+        self.page_rows = 1  # body rows of the last status screen drawn: one page
 
     def screen(self, panel: Panel) -> Screen:
         info = panel.public
         if info["game"] is None:
             screen = panel.join_screen()
         else:
-            screen = status_screen(info, panel.language, self.scroll)
-            self.scroll = min(self.scroll, max(0, len(screen.lines) - 1))
+            screen = status_screen(info, panel.language, self.scroll, panel.height, panel.empty_seat_help())
+            self.page_rows = status_body_rows(screen, panel.height)
+            self.scroll = min(self.scroll, max(0, len(screen.lines) - self.page_rows))
+            screen = replace(screen, scroll=self.scroll)
         if info.get("problem"):  # a read-only or full SD card: say so where everyone looks
-            screen = replace(screen, title=word("cannot_save", panel.language))
+            if screen.big:  # no title bar: it takes the headline's place, the headline goes below
+                screen = replace(screen, headline=word("cannot_save", panel.language),
+                                 lines=(*status_headline_rows(screen.headline or "", False), *screen.lines), die=None)
+            else:
+                screen = replace(screen, title=word("cannot_save", panel.language))
         return screen
 
     def key(self, panel: Panel, key: str) -> None:
         if key == "up":
-            self.scroll = max(0, self.scroll - 1)
+            self.scroll = max(0, self.scroll - self.page_rows)
         elif key == "down":
-            self.scroll += 1
+            self.scroll += self.page_rows
         elif key == "ok":
             panel.push(panel.game_menu() if panel.public["game"] else panel.main_menu())
+        elif key == "back" and panel.public["game"]:
+            panel.push(JoinPage())
 
 
 @dataclass
@@ -206,13 +229,20 @@ class InfoPage(Page):
 
 
 class JoinPage(Page):
-    """The join screen shown from the menu (back returns)."""
+    """The join screen shown from the menu or by ``back`` on a status screen (ok or back
+    return). While the companion's own Wi-Fi is up it takes turns with the Wi-Fi QR code, as
+    the idle screen does; up/down show the other one at once (and stop the turns)."""
+
+    def __init__(self):
+        self.wifi: bool | None = None  # None: by the clock
 
     def screen(self, panel: Panel) -> Screen:
-        return panel.join_screen()
+        return panel.join_screen(wifi=self.wifi)
 
     def key(self, panel: Panel, key: str) -> None:
-        if key in ("ok", "back"):
+        if key in ("up", "down"):
+            self.wifi = not panel.join_screen(wifi=self.wifi).title.startswith("1.")
+        elif key in ("ok", "back"):
             panel.pop()
 
 
@@ -378,14 +408,17 @@ class Panel:
 
     def _showing_join_steps(self) -> bool:
         """Whether the glass takes turns between the Wi-Fi and the join QR codes."""
-        return self._access_point() is not None and len(self._pages) == 1 and not self.public.get("game")
+        if self._access_point() is None:
+            return False
+        top = self._pages[-1]
+        return (len(self._pages) == 1 and not self.public.get("game")) or (isinstance(top, JoinPage) and top.wifi is None)
 
-    def join_screen(self, now: float | None = None) -> Screen:
+    def join_screen(self, now: float | None = None, wifi: bool | None = None) -> Screen:
         """The join QR code with the address and code; while the companion's own Wi-Fi is up,
         every other JOIN_STEP_SECONDS (of the monotonic clock, or ``now``) its Wi-Fi QR code
-        instead, each labelled as a step."""
+        instead (or as ``wifi`` says), each labelled as a step."""
         access_point = self._access_point()
-        wifi_turn = int((time.monotonic() if now is None else now) // JOIN_STEP_SECONDS) % 2 == 0
+        wifi_turn = int((time.monotonic() if now is None else now) // JOIN_STEP_SECONDS) % 2 == 0 if wifi is None else wifi
         if access_point is not None and wifi_turn:
             lines = (access_point.ssid, self._t("Password:", "パスワード:"), access_point.password)
             return Screen("idle", self._t("1. Join Wi-Fi", "1. Wi-Fi接続"), lines,
@@ -401,6 +434,14 @@ class Panel:
             title = heading[0]
             return Screen("idle", title, tuple(lines), qr=url.upper() if url else None)
         return Screen("idle", self._say(PRODUCT), (address, f"{word('code', self.language)} {code}"))
+
+    def empty_seat_help(self) -> str | None:
+        """What the status screen tells to do about an awaited free seat (see
+        :func:`hardware.screens.status_screen`): nothing where the panel plays every step."""
+        game = self.public.get("game")
+        if not game or game["id"] in PLAYS_EVERY_STEP:
+            return None
+        return "bot" if self.bots is not None and has_bots(game["id"]) else "join"
 
     def main_menu(self) -> MenuPage:
         def items() -> list[MenuItem]:
@@ -420,7 +461,8 @@ class Panel:
 
         def items() -> list[MenuItem]:
             version = self.public["version"]  # what the listed actions were read from
-            entries = [MenuItem(a.label, lambda a=a: self._choose_action(a, version)) for a in self._panel_actions()]
+            entries = self._awaited_bot_items()
+            entries += [MenuItem(a.label, lambda a=a: self._choose_action(a, version)) for a in self._panel_actions()]
             if self.public["game"]["over"]:
                 entries.append(MenuItem(self._t("Play again", "もう一度遊ぶ"), self._ask_rematch))
             elif self._bot_items():
@@ -471,25 +513,40 @@ class Panel:
                                       lambda number=number, level=levels[number]: self._ask_remove_bot(number, level)))
         return items
 
+    def _awaited_bot_items(self) -> list[MenuItem]:
+        """"Seat 4: add a bot" for each free seat the game waits for, first in the game menu:
+        the status screen's "add a bot (ok)" is then ok, ok, and ok for the level."""
+        if not self._bot_items():
+            return []
+        view = self.public["view"]
+        waiting = set(view.get("waiting_for", view["to_act"]))
+        return [MenuItem(self._t(f"Seat {seat['seat'] + 1}: add a bot", f"{seat['seat'] + 1}番: ボットを入れる"),
+                         lambda number=seat["seat"]: self.push(self._bot_levels(number, home=True)))
+                for seat in self.public["seats"] if not seat["taken"] and seat["seat"] in waiting]
+
     def _bot_menu(self) -> MenuPage:
         return MenuPage(self._t("Bots", "ボット"), self._bot_items)
 
-    def _bot_levels(self, seat: int) -> MenuPage:
+    def _bot_levels(self, seat: int, home: bool = False) -> MenuPage:
         """How strong the bot for ``seat`` plays; "normal" highlighted first. Seating needs
-        no "Yes": removing the bot undoes it, and its moves can be taken back."""
+        no "Yes": removing the bot undoes it, and its moves can be taken back. Then back to the
+        bots (the next seat may want one too), or ``home`` (the seat the game waited for)."""
         page = MenuPage(self._t(f"Bot for seat {seat + 1}", f"{seat + 1}番の席のボット"),
-                        lambda: [MenuItem(words[self.language], lambda level=level: self._seat_bot(seat, level))
+                        lambda: [MenuItem(words[self.language], lambda level=level: self._seat_bot(seat, level, home))
                                  for level, words in BOT_LEVELS.items()])
         page.selected = list(BOT_LEVELS).index("normal")
         return page
 
-    def _seat_bot(self, seat: int, level: str) -> None:
+    def _seat_bot(self, seat: int, level: str, home: bool = False) -> None:
         try:
             self.bots.seat(seat, level)
         except (TableError, ValueError, StorageError) as error:  # taken meanwhile, a full disk...
             self.push(InfoPage(self._t("Not seated", "座れません"), self._refusal(error), "error"))
             return
-        self.pop()  # back to the bots: the next seat may want one too
+        if home:
+            self.home()
+        else:
+            self.pop()
 
     def _ask_remove_bot(self, seat: int, level: str) -> None:
         """Ask first ("No" highlighted): the bot leaves the game and its seat waits for someone."""
