@@ -35,7 +35,7 @@ class ActionKind:
 PIG_HOUSE = {
     "pig_action": ActionKind("Pig action: {kind}", "こぶたアクション: {kind}"),
     "roll": ActionKind("Roll the die", "サイコロを振る"),
-    "die_face": ActionKind("Die shows {pigs} pig(s){pot}", "出目: こぶた{pigs}{pot}", confirm=True),
+    "die_face": ActionKind("Die shows {pigs}{pot}", "出目: {pigs}{pot}", confirm=True),
     "pot": ActionKind("Pot: {action}", "なべ: {action}"),
     "move_wolves": ActionKind("Move the wolves", "オオカミを動かす"),
     "wolf_card": ActionKind("Wolf card ({card}): {number}", "オオカミカード({card}): {number}", confirm=True),
@@ -132,7 +132,8 @@ def _label(kind: ActionKind, action: dict, seat: int, public: dict, names: list[
         fields["seat_name"] = fit(names[action["seat"]], 60)
     if action.get("type") == "die_face":
         face = public["die_faces"][action["face"]]
-        fields["pigs"] = face["pigs"]
+        count = face["pigs"]
+        fields["pigs"] = f"こぶた{count}" if language == "ja" else f"{count} pig{'' if count == 1 else 's'}"
         fields["pot"] = (" + pot" if language == "en" else "+なべ") if face["pot"] else ""
     if action.get("type") == "wolf_potted":
         fields["square"] = next(wolf["square"] for wolf in public["wolves"] if wolf["id"] == action["wolf"])

@@ -611,6 +611,7 @@ class Panel:
         """Ask first, naming the move (the last one of the public log not taken back yet);
         the question starts on "No"."""
         last = self._last_move()
+        last = last.rstrip(".。")  # the question adds its own "?": "…a tile?", not "…a tile.?"
         question = (self._t(f"Take back the last move: {last}?", f"最後の一手を取り消しますか: {last}")
                     if last else self._t("Take back the last action?", "最後の一手を取り消しますか?"))
         self.push(ConfirmPage(self._t("Undo", "一手戻す"), question, self._undo, default=False))
