@@ -235,13 +235,18 @@ class JoinPage(Page):
 
     def __init__(self):
         self.wifi: bool | None = None  # None: by the clock
+        self.opened = time.monotonic()
+
+    def clock(self) -> float:
+        """Seconds since the page opened: the turns start with the Wi-Fi code, the first step."""
+        return time.monotonic() - self.opened
 
     def screen(self, panel: Panel) -> Screen:
-        return panel.join_screen(wifi=self.wifi)
+        return panel.join_screen(now=self.clock(), wifi=self.wifi)
 
     def key(self, panel: Panel, key: str) -> None:
         if key in ("up", "down"):
-            self.wifi = not panel.join_screen(wifi=self.wifi).title.startswith("1.")
+            self.wifi = not self.screen(panel).title.startswith("1.")
         elif key in ("ok", "back"):
             panel.pop()
 
@@ -726,7 +731,9 @@ class Panel:
         if retry is not None:
             waits.append(retry)
         if self._showing_join_steps():
-            waits.append(JOIN_STEP_SECONDS - now % JOIN_STEP_SECONDS)
+            top = self._pages[-1]
+            clock = top.clock() if isinstance(top, JoinPage) else now
+            waits.append(JOIN_STEP_SECONDS - clock % JOIN_STEP_SECONDS)
         return max(0.0, min(waits)) if waits else None
 
     def _handle(self, event) -> None:

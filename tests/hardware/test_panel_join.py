@@ -6,6 +6,7 @@ names (point 9)."""
 from __future__ import annotations
 
 import queue
+import re
 
 import pytest
 from panel_helpers import URL, presses, selected, short_press, status_of, status_text
@@ -64,6 +65,8 @@ def test_on_its_own_wifi_the_join_page_takes_turns_with_the_wifi_code_and_up_dow
     assert codes == {wifi_qr_payload("Games Night", "secret-word-1"), f"HTTP://{AP_ADDRESS}/J/{table.join_code}"}
     assert panel._showing_join_steps()  # the panel wakes to switch them
     shown = join.screen(panel).qr
+    assert shown == wifi_qr_payload("Games Night", "secret-word-1")  # the first step first
+    assert 0 < panel._timeout() <= 8
     join.key(panel, "down")
     assert join.screen(panel).qr == (codes - {shown}).pop() and not panel._showing_join_steps()
     join.key(panel, "up")
@@ -117,6 +120,14 @@ def test_the_empty_seat_in_japanese(make_panel, table):
     panel = make_panel(language="ja")
     assert panel._shown.headline == "席1は空席"
     assert "参加コード(戻る)を見せてください" in "".join(status_text(panel))
+
+
+def test_the_empty_seat_with_bots_in_japanese(make_panel, table, bots):
+    table.start_game("swap5", 2, seed=1)
+    table.join(1, "アキ")
+    text = "".join(status_text(make_panel(language="ja", bots=bots)))
+    assert "参加コード(戻る)を見せるか、ボットを入れる(決定)" in text
+    assert not re.search(r"[A-Za-z]{2,}", text), text  # the button names in Japanese too
 
 
 # ------------------------------------------------------------------ point 9: colour never alone
