@@ -108,3 +108,10 @@ def test_down_pages_through_every_line_and_up_comes_back(make_panel, table):
     for _ in range(pages):
         presses(panel, "up")
     assert body()[0] == everything[0]
+
+
+def test_a_japanese_list_of_names_breaks_between_the_names():
+    from hardware.fonts import wrap
+
+    assert wrap("待ち: Taro、Hanako、Alexandria", 64) == ["待ち: Taro、", "Hanako、", "Alexandria"]
+    assert wrap("W" * 24, 64) == ["W" * 16, "W" * 8]  # a word longer than a row still breaks inside
