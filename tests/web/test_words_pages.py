@@ -21,7 +21,7 @@ def finish_swap5(table):
 
 
 @pytest.mark.parametrize(("lang", "words"), [
-    ("en", ["Games played often: 1.", "1 game has been played at least once"]),
+    ("en", ["1 play, ", "Games played often: 1.", "1 game has been played at least once"]),
     ("ja", ["よく遊んだゲーム: 1", "1種類のゲームを1回以上遊びました"]),
 ])
 def test_the_records_say_how_often_games_are_played_in_plain_words(client, table, lang, words):
