@@ -594,7 +594,16 @@ class Panel:
                 return
         title = game["title"][self.language]
         question = self._t(f"Start {title} for {players} players?", f"{title}を{players}人で始めますか?")
-        self.push(ConfirmPage(self._t("Start", "開始"), question, lambda: self._start(game["id"], players, chosen)))
+        self.push(self._confirm_start(self._t("Start", "開始"), question, lambda: self._start(game["id"], players, chosen)))
+
+    def _confirm_start(self, title: str, question: str, then: Callable[[], None]) -> ConfirmPage:
+        """The question before a new game: over a game still running it says that game ends,
+        and starts on "No", as the phones ask before abandoning one."""
+        running = self.public.get("game")
+        if running and not running["over"]:
+            question = self._t(f"The game in progress ends. {question}", f"進行中のゲームは終わります。{question}")
+            return ConfirmPage(title, question, then, default=False)
+        return ConfirmPage(title, question, then)
 
     def _start(self, game_id: str, players: int, options: dict) -> None:
         try:
@@ -609,8 +618,8 @@ class Panel:
         title = game["title"][self.language]
         question = self._t(f"Start {title} again for {game['players']} players?",
                            f"{title}を{game['players']}人でもう一度始めますか?")
-        self.push(ConfirmPage(self._t("New game", "新しいゲーム"), question,
-                              lambda: self._start(game["id"], game["players"], dict(game["options"]))))
+        self.push(self._confirm_start(self._t("New game", "新しいゲーム"), question,
+                                      lambda: self._start(game["id"], game["players"], dict(game["options"]))))
 
     def _ask_undo(self) -> None:
         """Ask first, naming the move (the last one of the public log not taken back yet);

@@ -133,3 +133,40 @@ def test_steps_the_phones_do_not_confirm_take_two_presses(make_panel, table):
     version = table.version
     presses(panel, "ok", "ok")  # roll the (virtual) die: nothing to take back by hand
     assert table.version == version + 1
+
+
+def through_the_options(panel):
+    """ok on each option's default until the question."""
+    for _ in range(10):
+        if {"Yes", "No"} <= {line.removeprefix("> ") for line in panel.text_lines()}:
+            return
+        short_press(panel, "ok")
+    raise AssertionError(panel.text_lines())
+
+
+@pytest.mark.parametrize("entry", ["New game", "Start a game"])
+def test_a_new_game_over_a_running_one_says_it_ends_it_and_starts_on_no(make_panel, table, entry):
+    """As the phones ask before abandoning a game in progress; over a finished one "Yes" leads."""
+    table.start_game("swap5", 2, seed=1)
+    version = table.version
+    panel = make_panel()
+    short_press(panel, "ok")
+    choose(panel, "Menu…")
+    choose(panel, entry)
+    if entry == "Start a game":
+        choose(panel, "SWAP 5")
+        choose(panel, "2 players")
+        through_the_options(panel)
+    assert "The game in progress ends." in " ".join(panel.text_lines()) and selected(panel) == "No"
+    short_press(panel, "ok")
+    assert table.version == version
+
+
+def test_a_first_game_starts_on_yes(make_panel, table):
+    panel = make_panel()
+    short_press(panel, "ok")
+    choose(panel, "Start a game")
+    choose(panel, "SWAP 5")
+    choose(panel, "2 players")
+    through_the_options(panel)
+    assert selected(panel) == "Yes" and "ends" not in " ".join(panel.text_lines())
