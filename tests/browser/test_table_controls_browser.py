@@ -74,7 +74,7 @@ def test_undo_asks_first_naming_the_last_move_and_no_changes_nothing(live, new_p
     questions = []
     page.once("dialog", lambda dialog: (questions.append(dialog.message), dialog.dismiss()))
     page.locator("#undo").click()
-    assert questions == [f"Take back the last move: {last_line}?"]
+    assert questions == [f"Take back the last move: {last_line.removesuffix('.')}?"]
     assert table.state()["last_move"] is not None, "a dismissed question took the move back"
 
     before = table.version
@@ -224,7 +224,7 @@ def test_the_log_in_play_order_moves_taken_back_marked_and_every_phone_told_of_a
 
     table.undo()  # from the panel: "the host"
     shows_current(phone, live)
-    expect(phone.locator("#status")).to_have_text(f"A move was taken back: The host took back: {move_line}")
+    expect(phone.locator("#status")).to_have_text(f"↶ The host took back: {move_line}")
     expect(entries.nth(-2)).to_have_class(re.compile(r"\bundone\b"))
     expect(entries.nth(-2)).to_have_text(f"{move_line} (taken back)")
     assert entries.nth(-2).locator(".log-text").evaluate("n => getComputedStyle(n).textDecorationLine") == "line-through"

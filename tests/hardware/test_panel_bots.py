@@ -9,28 +9,10 @@ import concurrent.futures
 import time
 
 import pytest
-from panel_helpers import choose, presses, selected, short_press
+from panel_helpers import FirstAction, choose, presses, selected, short_press, status_of
 
 from companion.bots.seats import BotSeats
 from companion.config import BotsConfig
-
-
-class FirstAction:
-    def think(self, game_id, view, *, level, seconds):
-        future = concurrent.futures.Future()
-        future.set_result(view["actions"][0])
-        return future
-
-    def close(self):
-        pass
-
-
-@pytest.fixture
-def bots(table, tmp_path):
-    bots = BotSeats(table, tmp_path, BotsConfig(pause_seconds=0), thinker=FirstAction())
-    bots.start()
-    yield bots
-    bots.stop()
 
 
 def test_the_game_menu_seats_a_bot_that_then_moves(make_panel, table, bots):
@@ -38,8 +20,9 @@ def test_the_game_menu_seats_a_bot_that_then_moves(make_panel, table, bots):
     table.join(1, "Aki")
     panel = make_panel(bots=bots)
     short_press(panel, "ok")
-    assert panel.text_lines()[0] == "SWAP 5" and selected(panel) == "Bots…"
-    short_press(panel, "ok")
+    # the seat the game waits for first (issue 24 point 2), then every bot seat under "Bots…"
+    assert panel.text_lines()[:3] == ["SWAP 5", "> Seat 1: add a bot", "Bots…"]
+    choose(panel, "Bots…")
     assert panel.text_lines()[1:] == ["> Seat 1: add a bot"]  # Aki's seat is not offered
     short_press(panel, "ok")
     assert panel.text_lines() == ["Bot for seat 1", "Easy", "> Normal", "Strong"]
@@ -77,7 +60,7 @@ def test_a_seat_taken_meanwhile_is_refused_in_plain_words(make_panel, table, bot
     table.start_game("swap5", 2, seed=1)
     table.join(1, "Aki")
     panel = make_panel(bots=bots, language="ja")
-    presses(panel, "ok", "ok", "ok")
+    presses(panel, "ok", "ok")  # the game menu's first item: the awaited free seat
     assert panel.text_lines()[0] == "1番の席のボット" and selected(panel) == "ふつう"
     table.join(0, "Ben")  # a phone takes the seat while the panel shows the levels
     short_press(panel, "ok")

@@ -15,7 +15,8 @@ const texts = page.texts;
  * A missing key shows as the key itself, so a forgotten translation is visible, not blank.
  */
 export function t(key, params = {}) {
-  const text = texts[key] ?? key;
+  // "1 point", not "1 points": a text counting n has its singular under `<key>.one`.
+  const text = (params.n === 1 ? texts[`${key}.one`] : undefined) ?? texts[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
 }
 

@@ -63,7 +63,11 @@ function moveText(step) {
   const move = movesInForce[step - 1];
   if (!move) return "";
   const words = move.text.map(pick).filter(Boolean);
-  return words.length ? words.join(" ") : t("replay.moved", { name: move.name || t("seat.number", { n: move.seat + 1 }) });
+  if (words.length) return words.join(" ");
+  // A tracker's entries leave no log line: say what was entered (the play is over: nothing is secret).
+  const name = move.name || t("seat.number", { n: move.seat + 1 });
+  const did = `replay.did.${move.action.type}`;
+  return t(did) === did ? t("replay.moved", { name }) : t(did, { ...move.action, name });
 }
 
 function seatsList(ctx) {

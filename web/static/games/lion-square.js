@@ -182,6 +182,7 @@ export default {
     if (field === "card") return ctx.t(step === "pass" ? "lion-square.prompt.pass" : "lion-square.prompt.card");
     if (field === "cell") return ctx.t("lion-square.prompt.cell");
     if (field === "type") return ctx.t("lion-square.prompt.type");
+    if (field === "shape") return ctx.t("lion-square.prompt.shape"); // a forced take: row or column
     return undefined;
   },
 

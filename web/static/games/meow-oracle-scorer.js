@@ -165,7 +165,10 @@ export default {
     const p = ctx.view.public;
     const bits = [ctx.t("meow-oracle.wins", { n: p.wins[seat] })];
     if (p.step === "entering") bits.push(p.entered[seat] ? ctx.t("meow-oracle-scorer.has_entered") : ctx.t("meow-oracle-scorer.has_not_entered"));
-    if (p.start_player === seat && p.step !== "over") bits.push(ctx.t("meow-oracle-scorer.starts"));
+    // Between the rounds the chip moves to whoever starts round 2 (the round-1 starter is past).
+    const next = p.step === "round-end" ? p.results[p.results.length - 1]?.next_start_player : undefined;
+    if (next === seat) bits.push(ctx.t("meow-oracle-scorer.starts_next"));
+    else if (p.start_player === seat && !["over", "round-end"].includes(p.step)) bits.push(ctx.t("meow-oracle-scorer.starts"));
     return ctx.el("span", { class: "seat-info" }, bits.join(" · "));
   },
 
