@@ -7,7 +7,7 @@ move (logged and undoable like any other), ``seat_of(token)`` says whether the s
 its own. A host freeing the seat (or a new game without it) makes the token open nothing;
 the bot is then gone.
 
-The search itself (:func:`companion.bots.choose`) runs in two :class:`WorkerThinker`\ s,
+The search itself (:func:`companion.bots.choose`) runs in two :class:`WorkerThinker` objects,
 each a worker process of its own: one for the bots' moves, one for hints, so a bot's move
 never waits behind a hint, and a bot thinking never holds the web process's GIL (pages stay
 as quick as when idle, ``benchmarks/bot_latency.py``). A worker receives a game id and a
