@@ -83,11 +83,11 @@ def string_leaks(table, answers: dict[int | None, list]) -> list[str]:
     return found
 
 
-TABLE_FIELDS = {"version", "title", "play_id", "names", "problem"}
+TABLE_FIELDS = {"version", "title", "play_id", "names", "problem", "seed_chosen"}
 """What the table adds to an engine view that holds no secret: its own version number
 (the engine's moves to ``game_version``), the game's title, its id in the records (a play
-is readable only once it is over), the seats' names, and why it cannot save (a full disk),
-if it cannot."""
+is readable only once it is over), the seats' names, why it cannot save (a full disk),
+if it cannot, and whether the game was started with a chosen seed (the same for everyone)."""
 
 TABLE_LOG_FIELDS = {"seq"}
 """What the table adds to each log entry it keeps: its place in the game's whole log."""
