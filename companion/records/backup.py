@@ -98,9 +98,12 @@ def read_document(path: str | Path):
     """The JSON document in ``path``; a file that is not one, too large or nested too deep is refused."""
     try:
         size = Path(path).stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise BackupError(f"{path} is {size / 2**20:.0f} MB, more than the {MAX_FILE_BYTES // 2**20} MB "
-                              "a plays file may have; nothing was imported")
+    except OSError as error:
+        raise BackupError(f"{path} cannot be read as a plays file ({error}); nothing was imported") from None
+    if size > MAX_FILE_BYTES:
+        raise BackupError(f"{path} is {size / 2**20:.0f} MB, more than the {MAX_FILE_BYTES // 2**20} MB "
+                          "a plays file may have; nothing was imported")
+    try:
         document = json.loads(Path(path).read_bytes().decode("utf-8"), parse_constant=_no_constant)
     except (OSError, UnicodeDecodeError, ValueError) as error:  # ValueError: not JSON, or a number of 4,300+ digits
         raise BackupError(f"{path} cannot be read as a plays file ({error}); nothing was imported") from None
