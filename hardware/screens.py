@@ -477,8 +477,7 @@ def _awaited(info: StatusInput, die: bool, rows: int, empty_seat_help: str | Non
         if empty:
             return word("seat_empty", language, seat=name), [word(f"empty_seat_{empty_seat_help}_do", language)]
         seat_turn = word("your_turn", language, name=word("seat", language, number=waiting[0] + 1))
-        headline, below = _headline([word("your_turn", language, name=name), name, seat_turn], die, rows)
-        return headline, below
+        return _headline([word("your_turn", language, name=name), name, seat_turn], die, rows)
     if waiting:
         names = _listed(info, waiting)
         headline, below = _headline([f"{word('waiting', language)}: {names}",
