@@ -173,6 +173,8 @@ function draw() {
       el("a", { href: pageData.join_path }, t("play.join_link"))) : null,
     seats(ctx),
     logList(ctx),
+    // Said on every phone, under the game so it never pushes the turn's controls down.
+    view.seed_chosen ? el("p", { class: "seed-chosen", "data-testid": "seed-chosen" }, t("play.seed_chosen")) : null,
   );
 }
 
@@ -192,7 +194,6 @@ function headline(ctx) {
       el("h1", {}, pick(view.title)),
       el("a", { class: "rules-link", href: `/rules/${view.game}`, "data-testid": "rules-link" }, t("play.rules"))),
     status ? el("p", { class: "game-status" }, status) : null,
-    view.seed_chosen ? el("p", { class: "seed-chosen", "data-testid": "seed-chosen" }, t("play.seed_chosen")) : null,
     line ? el("p", { class: yours ? "turn mine" : "turn", "data-testid": "turn" }, line) : null,
     hint ? el("p", { class: "step-hint", "data-testid": "hint" }, hint) : null);
 }
