@@ -211,6 +211,8 @@ function draw() {
       el("a", { href: pageData.join_path }, t("play.join_link"))) : null,
     seats(ctx),
     logList(ctx),
+    // Said on every phone, under the game so it never pushes the turn's controls down.
+    view.seed_chosen ? el("p", { class: "seed-chosen", "data-testid": "seed-chosen" }, t("play.seed_chosen")) : null,
   );
   if (bar) placeBar(board, bar);
 }
@@ -245,7 +247,6 @@ function headline(ctx) {
       el("h1", {}, pick(view.title)),
       el("a", { class: "rules-link", href: `/rules/${view.game}`, "data-testid": "rules-link" }, t("play.rules"))),
     status ? el("p", { class: "game-status" }, status) : null,
-    view.seed_chosen ? el("p", { class: "seed-chosen", "data-testid": "seed-chosen" }, t("play.seed_chosen")) : null,
     line ? el("p", { class: yours ? "turn mine" : "turn", "data-testid": "turn" }, line) : null,
     // A bot that cannot move says why, and that it tries again (the table keeps the words).
     Object.entries(view.troubles || {}).map(([seat, words]) =>
