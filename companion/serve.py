@@ -181,6 +181,8 @@ class _Parser(HTTPRequestParser):
     """waitress's parser, which refuses a TLS hello at once: otherwise it waits for the end of
     headers that never come (the hello holds no blank line) until the time limit."""
 
+    path = ""  # until the request line is read: waitress names it when a client leaves mid-answer
+
     def received(self, data):
         if not self.header_plus and not self.header_bytes_received and data[:1] == TLS_HANDSHAKE:
             self.parse_header(b"GET / HTTP/1.0\r\n")  # as waitress does for its own early refusals
