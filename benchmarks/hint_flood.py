@@ -23,13 +23,12 @@ import http.client
 import random
 import statistics
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from server_latency import Client, free_port, start_server  # noqa: E402
+from server_latency import Client, with_bot_server  # noqa: E402
 
 BOT_SEAT = 3
 HINT_SECONDS = 5
@@ -44,16 +43,7 @@ def main() -> int:
     parser.add_argument("--think", type=float, default=0.55, help="the bot's seconds per move (default 0.55, normal's)")
     parser.add_argument("--no-flood", action="store_true", help="the phones ask for no hints (the baseline)")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="companion-bench-") as scratch:
-        config = Path(scratch) / "config.toml"
-        config.write_text(f"[bots]\nnormal_seconds = {args.think}\npause_seconds = 0\n", encoding="utf-8")
-        port = free_port()
-        server = start_server(Path(scratch) / "data", port, "--config", str(config))
-        try:
-            return run(port, args)
-        finally:
-            server.terminate()
-            server.wait(timeout=15)
+    return with_bot_server(args.think, run, args)
 
 
 def run(port: int, args) -> int:

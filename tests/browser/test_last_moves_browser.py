@@ -13,7 +13,7 @@ import warnings
 
 import pytest
 
-from browser_support import chromium_missing
+from browser_support import chromium_missing, shows_current
 
 _missing = chromium_missing()
 if _missing:
@@ -22,9 +22,6 @@ if _missing:
 
 from playwright.sync_api import expect  # noqa: E402
 
-
-def shows_current(page, table) -> None:
-    expect(page.locator("#game")).to_have_attribute("data-version", str(table.version))
 
 
 def names_filled(text: str) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from browser_support import chromium_missing
+from browser_support import chromium_missing, shows_current
 
 _missing = chromium_missing()
 if _missing:
@@ -24,9 +24,6 @@ if _missing:
 from playwright.sync_api import expect  # noqa: E402
 
 
-def shows_current(page, live) -> None:
-    expect(page.locator("#game")).to_have_attribute("data-version", str(live.table.version))
-
 
 @pytest.fixture
 def swap5(live, new_phone):
@@ -37,7 +34,7 @@ def swap5(live, new_phone):
         token = live.table.join(seat, f"P{seat + 1}")
         page = new_phone()
         page.goto(f"{live.url}/R/{token}")
-        shows_current(page, live)
+        shows_current(page, live.table)
         phones.append(page)
     return phones, live.table.view(None)["to_act"][0]
 
@@ -57,7 +54,7 @@ def test_offline_while_another_player_moves_then_back_shows_my_turn(live, swap5)
     waiting.context.set_offline(True)
     live.table.act(mover, a_move(live.table, mover), live.table.version)
     waiting.context.set_offline(False)
-    shows_current(waiting, live)
+    shows_current(waiting, live.table)
     expect(waiting.get_by_test_id("turn")).to_have_text("Your turn!")
     expect(waiting.get_by_test_id("connection")).to_be_hidden()
 
@@ -71,7 +68,7 @@ def test_a_dropped_event_stream_comes_back_with_the_move_made_meanwhile(live, sw
         waiting.evaluate("() => window.dispatchEvent(new Event('online'))")
     live.table.act(mover, a_move(live.table, mover), live.table.version)
     waiting.unroute("**/api/events")
-    shows_current(waiting, live)
+    shows_current(waiting, live.table)
     expect(waiting.get_by_test_id("turn")).to_have_text("Your turn!")
 
 
@@ -86,7 +83,7 @@ def test_a_failed_view_fetch_is_said_with_try_again_and_retried(live, swap5):
     expect(waiting.get_by_test_id("try-again")).to_be_visible()
     waiting.unroute("**/api/view")
     waiting.get_by_test_id("try-again").click()
-    shows_current(waiting, live)
+    shows_current(waiting, live.table)
     expect(banner).to_be_hidden()
     expect(waiting.get_by_test_id("turn")).to_have_text("Your turn!")
 
@@ -104,7 +101,7 @@ def test_a_failed_fetch_is_retried_by_itself(live, swap5):
 
     waiting.route("**/api/view", fail_twice)
     live.table.act(mover, a_move(live.table, mover), live.table.version)
-    shows_current(waiting, live)  # after 1 s and 2 s, with nobody tapping
+    shows_current(waiting, live.table)  # after 1 s and 2 s, with nobody tapping
     assert len(failures) == 2
     expect(waiting.get_by_test_id("connection")).to_be_hidden()
 
@@ -121,7 +118,7 @@ def test_offline_between_the_first_tap_and_the_second_then_the_move_can_be_made(
     assert live.table.version == before, "a move sent offline reached the table"
     page.context.set_offline(False)  # the browser's "online" event: the page fetches at once
     expect(page.get_by_test_id("connection")).to_be_hidden()
-    shows_current(page, live)
+    shows_current(page, live.table)
     tap_move(page, move)
     expect(page.locator("#game")).to_have_attribute("data-version", str(before + 1))
     assert live.table.action_log()[-1]["action"] == move
@@ -143,5 +140,5 @@ def test_a_move_that_arrived_but_whose_answer_was_lost_shows_on_the_phone(live, 
     expect(page.locator("#game")).to_have_attribute("data-version", str(before + 1))
     assert live.table.action_log()[-1]["action"] == move
     expect(page.get_by_test_id("turn")).to_contain_text("Waiting for P")
-    shows_current(other, live)
+    shows_current(other, live.table)
     expect(other.get_by_test_id("turn")).to_have_text("Your turn!")
