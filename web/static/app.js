@@ -330,10 +330,18 @@ export function setTurnAlert(on) {
   }
 }
 
+/* Whether this page (not an earlier one: Chromium may keep its activation across a reload)
+ * has been tapped or typed on. */
+let tappedHere = false;
+for (const kind of ["pointerdown", "keydown"]) {
+  addEventListener(kind, () => { tappedHere = true; }, { capture: true, once: true });
+}
+
 /** Tell the player their turn has started, if this phone asked for it: a buzz and a chime.
- * Nothing before the page's first tap (browsers refuse both, with a console error). */
+ * Nothing before this page's first tap (browsers refuse both before one, with a console error;
+ * and a page reloaded in a pocket should stay quiet). */
 export function buzz() {
-  if (!turnAlertOn() || !navigator.userActivation?.hasBeenActive) return;
+  if (!turnAlertOn() || !tappedHere) return;
   if (navigator.vibrate) navigator.vibrate([120, 60, 120]);
   wakeAudio();
   chime();
