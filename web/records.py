@@ -66,10 +66,22 @@ def plays_as_csv():
 
 @blueprint.get("/api/plays/<int:play_id>")
 def play(play_id: int):
-    """One play with its action log and, when it was finished, its "Send to BG Stats" link."""
-    answer = _records().play(play_id)
-    answer["bgstats_url"] = None if answer["abandoned"] else bgstats_url(answer, bot_names=_bot_names(pages.choose_language()))
-    return jsonify(answer)
+    """One play with its action log and, when it was finished, its "Send to BG Stats" link.
+    Its moves are served: the table's finished game can no longer be taken back."""
+    return jsonify(_with_bgstats(_records().play(play_id)))
+
+
+@blueprint.get("/api/plays/<int:play_id>/result")
+def play_result(play_id: int):
+    """One play without its moves, with its "Send to BG Stats" link: what a phone showing
+    the result needs. It does not stop the host from taking the last move back."""
+    return jsonify(_with_bgstats(_records().result(play_id)))
+
+
+def _with_bgstats(play: dict) -> dict:
+    """``play`` with its ``bgstats_url`` in the reader's language (None when abandoned)."""
+    play["bgstats_url"] = None if play["abandoned"] else bgstats_url(play, bot_names=_bot_names(pages.choose_language()))
+    return play
 
 
 @blueprint.get("/api/plays/<int:play_id>/replay")

@@ -58,6 +58,16 @@ class Records:
             seating = self._store.seating([record.id for record in records])
         return [_outcome(record, seating[record.id]) for record in records]
 
+    def result(self, play_id: int) -> dict:
+        """One play as :meth:`plays` lists it, without its moves: what a finished game's phone
+        shows and links (the result, BG Stats). The game-over view showed all of it already,
+        so serving it is not noted as shown: the host may still take the last move back."""
+        with self._lock:
+            record = self._require_play(play_id)
+            seating = self._store.seating([play_id])[play_id]
+            seed_chosen = self._store.seed_chosen(play_id)
+        return {**_play(record, seating), "seed_chosen": seed_chosen}
+
     def play(self, play_id: int) -> dict:
         """One play with its whole action log: who moved, what, when, and whether it was taken back."""
         with self._lock:

@@ -201,3 +201,43 @@ def test_the_finished_games_phone_links_to_bg_stats_and_the_replay(live, new_pho
     phones[0].get_by_test_id("replay").click()
     phones[0].wait_for_url(f"**/replay/{play_id}")
     on_step(phones[0], 0)
+
+
+def test_phones_showing_the_result_leave_the_last_move_undoable_until_a_replay(live, new_phone):
+    """Phones at game over show the BG Stats link without asking for the moves, so the host
+    can still take the game-ending move back (from the host page, after the phones showed the
+    result); the next end brings its own link. Once a phone opens the replay, the host page's
+    undo is refused and says why."""
+    table = live.table
+    host_token = table.start_game("swap5", 2, seed=4, claim_host=True)
+    phones = [new_phone(), new_phone()]
+    for seat, page in enumerate(phones):
+        join_by_url(page, live, seat, NAMES[seat])
+    host = new_phone()
+    host.goto(f"{live.url}/R/{host_token}")
+    host.wait_for_url(f"{live.url}/")
+    host.goto(f"{live.url}/host")
+    play_id = play_on(table, seed=4)
+    for page in phones:
+        shows_current(page, table)
+        expect(page.get_by_test_id("bgstats")).to_have_attribute("href", answer(live, f"/api/plays/{play_id}/result")["bgstats_url"])
+
+    host.once("dialog", lambda dialog: dialog.accept())
+    host.locator("#undo").click()
+    expect(host.locator("#status")).to_have_text("The last move was taken back.")
+    assert not games.get("swap5").is_over(table.state())
+    for page in phones:
+        shows_current(page, table)
+        expect(page.get_by_test_id("result")).to_have_count(0)
+
+    play_on(table, seed=5)
+    ended = answer(live, f"/api/plays/{play_id}/result")["bgstats_url"]
+    for page in phones:
+        shows_current(page, table)
+        expect(page.get_by_test_id("bgstats")).to_have_attribute("href", ended)
+    phones[0].get_by_test_id("replay").click()
+    on_step(phones[0], 0)
+    host.once("dialog", lambda dialog: dialog.accept())
+    host.locator("#undo").click()
+    expect(host.locator("#status")).to_contain_text("its replay or moves have been opened")
+    assert games.get("swap5").is_over(table.state())

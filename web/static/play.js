@@ -103,6 +103,7 @@ async function accept(next) {
   if (waited && !wasWaitedFor) buzz();
   wasWaitedFor = waited;
   if (mode === "play" && view.over) await learnPlay(view.play_id);
+  else finishedPlay = null; // taken back past its end: when it ends again, its result is asked anew
   draw();
 }
 
@@ -126,11 +127,12 @@ function othersSince() {
 let finishedPlay = null; // the finished game's play in the records: {id, bgstats_url}
 
 /** The records' play of the game that just ended (the view's play_id), for the result's
- * links; asked once per play. Without it the result shows no links. */
+ * links; asked once per end of a game. Without it the result shows no links. Only its
+ * result is asked, not its moves, so the host can still take the last move back. */
 async function learnPlay(playId) {
   if (playId == null || finishedPlay?.id === playId) return;
   try {
-    const { id, bgstats_url } = await api(`/api/plays/${playId}`);
+    const { id, bgstats_url } = await api(`/api/plays/${playId}/result`);
     finishedPlay = { id, bgstats_url };
   } catch {
     finishedPlay = null; // a record that cannot be read now: no links, asked again next time
