@@ -25,8 +25,8 @@ blueprint = Blueprint("records", __name__)
 
 @blueprint.record_once
 def _open_records(state) -> None:
-    """One :class:`Records` per app, on the table's data directory."""
-    state.app.extensions["records"] = Records(state.app.extensions["companion"].table.data_dir)
+    """One :class:`Records` per app, on the table's data directory, naming bots as the pages do."""
+    state.app.extensions["records"] = Records(state.app.extensions["companion"].table.data_dir, bot_name=_bot_seat_name)
 
 
 def _records() -> Records:
@@ -138,6 +138,13 @@ def records_page():
               for play in _records().plays(game, limit=RECENT_PLAYS)]
     return pages.render_page("records.html", mode="records", games=choices, game=game, unknown=None,
                        stats=stats(_records().outcomes(game)), recent=recent, local_time=_local_time)
+
+
+def _bot_seat_name(seat: int, level: str, lang: str) -> str | None:
+    """The bot of ``level`` on ``seat`` named in ``lang`` as the live phone names it ("ボット2（ふつう）");
+    None for a level these pages do not know (an imported play's): then its recorded name."""
+    words = pages.texts(lang).get(f"bot.name.{level}")
+    return None if words is None else words.format(n=seat + 1)
 
 
 def _bot_names(lang: str) -> dict[str, str]:

@@ -12,6 +12,7 @@ import json
 import random
 import urllib.request
 import warnings
+from pathlib import Path
 
 import pytest
 
@@ -241,3 +242,27 @@ def test_phones_showing_the_result_leave_the_last_move_undoable_until_a_replay(l
     host.locator("#undo").click()
     expect(host.locator("#status")).to_contain_text("its replay or moves have been opened")
     assert games.get("swap5").is_over(table.state())
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_replay_names_a_bot_in_the_pages_language(live, new_phone, lang):
+    """The bot's move, the players and the summary say "ボット2（ふつう）" on a Japanese page and
+    "Bot 2 (normal)" on an English one, as the live phone does, never the kept "Bot 2 (Normal)"."""
+    from companion.bots.seats import bot_name
+
+    table = live.table
+    table.start_game("swap5", 2, seed=3)
+    table.join(0, "Aki")
+    table.join(1, bot_name(1, "normal"), bot="normal")
+    play_id = play_on(table, seed=3)
+    texts = json.loads((Path(__file__).parents[2] / "web" / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+    spoken, kept = texts["bot.name.normal"].format(n=2), bot_name(1, "normal")
+    moves = [action for action in answer(live, f"/api/plays/{play_id}")["actions"] if not action["undone"]]
+    step = next(k for k, move in enumerate(moves, start=1) if move["seat"] == 1)
+    page = new_phone(locale="ja-JP" if lang == "ja" else "en-GB")
+    page.goto(f"{live.url}/replay/{play_id}?step={step}&lang={lang}")
+    on_step(page, step)
+    expect(page.get_by_test_id("move")).to_contain_text(spoken)
+    expect(page.get_by_test_id("players")).to_contain_text(spoken)
+    expect(page.get_by_test_id("summary")).to_contain_text(spoken)
+    expect(page.locator("main")).not_to_contain_text(kept)
