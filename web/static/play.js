@@ -133,7 +133,8 @@ async function learnPlay(playId) {
   if (playId == null || finishedPlay?.id === playId) return;
   try {
     const { id, bgstats_url } = await api(`/api/plays/${playId}/result`);
-    finishedPlay = { id, bgstats_url };
+    // Kept only while the game is still over: taken back meanwhile, its next end asks again.
+    finishedPlay = view.over && view.play_id === id ? { id, bgstats_url } : null;
   } catch {
     finishedPlay = null; // a record that cannot be read now: no links, asked again next time
   }
