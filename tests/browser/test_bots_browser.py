@@ -157,6 +157,35 @@ def test_the_new_game_form_seats_a_bot_that_then_moves(tmp_path, browser, new_ph
         assert problems == []
 
 
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("size", [(360, 640), (390, 844), (412, 915)], ids=lambda size: f"{size[0]}x{size[1]}")
+def test_an_idle_tables_start_button_is_on_the_first_screen_with_bots_offered(tmp_path, browser, new_phone, size, lang):
+    """Issue 24: the first phone on an idle table starts the game from its first screen, also
+    for the most seats of a game with bots (a row of person / bot choices per seat), in
+    either language; the game's options wait under "More"."""
+    with serving(tmp_path, LastBoardMove()) as (url, table, _):
+        width, height = size
+        host = new_phone(viewport={"width": width, "height": height})
+        host.goto(f"{url}/?lang={lang}")
+        start = host.get_by_test_id("start")
+        for game in ("lion-square", "meow-oracle", "swap5", "pig-house"):
+            host.locator("#start-game").select_option(game)
+            host.locator("#start-players").select_option(host.locator("#start-players option").last.get_attribute("value"))
+            radios = host.locator(".seat-choice input")
+            for index in range(radios.count()):
+                box = radios.nth(index).bounding_box()
+                assert box["y"] + box["height"] <= height, f"{game}: a seat's choice is below the first screen"
+            box = start.bounding_box()
+            assert box["y"] + box["height"] <= height, f"{game}: the start button is below the first screen"
+            expect(host.locator(".start-more")).not_to_have_attribute("open", "")
+            fits_the_screen(host, width)
+        expect(host.locator(".seat-choice")).to_have_count(0)  # Pig House: no bots
+        host.locator("#start-game").select_option("lion-square")
+        last = host.locator(".seat-choice").last
+        last.get_by_label("ボット: ふつう" if lang == "ja" else "Bot: normal").click()
+        expect(last.get_by_label("ボット: ふつう" if lang == "ja" else "Bot: normal")).to_be_checked()
+
+
 def test_the_new_game_form_in_japanese_and_for_a_tracker(tmp_path, browser, new_phone):
     """The seat choices speak Japanese; a game without bots asks nothing about seats; a seat
     someone keeps names them instead of offering a bot."""

@@ -33,11 +33,21 @@ def tap(page, live, phones, action: dict, *, confirm: bool = False) -> None:
     """Tap the button of ``action`` on ``page`` (then the confirm button when it asks for
     one) and wait until the table and every phone have moved on."""
     before = live.table.version
+    open_tab_of(page, action)
     page.locator(f"[data-action='{action_json(action)}']").click()
     if confirm:
         assert live.table.version == before, "this move must wait for its confirm button"
         page.get_by_test_id("confirm").click()
     after(live, phones, before)
+
+
+def open_tab_of(page, action: dict) -> None:
+    """An entry form shows one question at a time (tabs.js): tap the tab of ``action``'s
+    button first when another tab is open."""
+    panel = page.locator(f"[role=tabpanel]:has([data-action='{action_json(action)}'])")
+    if panel.count() and panel.is_hidden():
+        page.locator(f"[role=tab][aria-controls='{panel.get_attribute('id')}']").click()
+        expect(panel).to_be_visible()
 
 
 def confirm(page, live, phones, text: str) -> None:
@@ -71,14 +81,20 @@ def test_ledger_a_round_with_a_typed_loss_a_helper_entry_and_a_correction(live, 
     expect(phones[0].get_by_test_id("entry")).to_contain_text("change it")
     expect(phones[1].get_by_test_id("waiting")).to_have_text("Still to enter: Ben, Chie")
     expect(phones[1].locator(".seats li").nth(0)).to_contain_text("✓ entered")
-    # A typed loss closes the helper until it is cleared.
-    expect(phones[0].get_by_test_id("helper")).to_have_count(0)
+    # A typed loss closes the helper until it is cleared; its tab stays open.
+    expect(phones[0].locator('[data-action*="nearest"]')).to_have_count(0)
+    expect(phones[0].locator("[role=tab][aria-selected=true]")).to_have_attribute("data-tab", "typed")
+    expect(phones[0].locator("[role=tab][data-tab=typed]")).to_contain_text("7")
 
     # Ben uses the helper, one question at a time: nearest 5, empty line, 3; 3 taken; 1 gazelle.
-    for action in ({"type": "nearest", "line": 0, "n": 5}, {"type": "nearest", "line": 1, "n": 0},
-                   {"type": "nearest", "line": 2, "n": 3}, {"type": "taken", "count": 3}):
+    # Each answer opens the next question's tab, and its own tab names the answer.
+    for action, then in (({"type": "nearest", "line": 0, "n": 5}, "middle"), ({"type": "nearest", "line": 1, "n": 0}, "right"),
+                         ({"type": "nearest", "line": 2, "n": 3}, "taken"), ({"type": "taken", "count": 3}, "gazelles")):
+        expect(phones[1].locator(f"[role=tabpanel]:has([data-action='{action_json(action)}'])")).to_be_visible()
         tap(phones[1], live, phones, action)
         expect(phones[1].get_by_test_id("entry")).to_have_text("Not entered yet.")
+        expect(phones[1].locator("[role=tab][aria-selected=true]")).to_have_attribute("data-tab", then)
+    expect(phones[1].locator("[role=tab][data-tab=left]")).to_contain_text("5")
     tap(phones[1], live, phones, {"type": "gazelles", "count": 1})
     expect(phones[1].get_by_test_id("entry")).to_contain_text("you lose 11")  # 5 + 0 + 3 + ⌈3/2⌉ + 1
     assert table.view(1)["private"]["entry"]["loss"] == 11
@@ -93,6 +109,7 @@ def test_ledger_a_round_with_a_typed_loss_a_helper_entry_and_a_correction(live, 
     # Chie is last: her entry ends the round, so it asks to confirm first.
     expect(phones[2].get_by_test_id("waiting")).to_have_text("Still to enter: Chie")
     before = table.version
+    open_tab_of(phones[2], {"type": "loss", "loss": 2})
     phones[2].locator(f"[data-action='{action_json({'type': 'loss', 'loss': 2})}']").click()
     expect(phones[2].get_by_test_id("confirm")).to_have_text("Enter a loss of 2 (you are the last: this ends the round)")
     assert table.version == before
@@ -144,8 +161,7 @@ def test_scorer_a_nine_card_entry_and_a_typed_total(live, new_phone):
     expect(phones[1].locator(f"[data-action='{action_json({'type': 'card', 'color': 'red', 'n': 4})}']")).to_have_count(1)
     assert table.view(None)["public"]["entered"] == [True, False]
 
-    # Ben types his total; he is the last, so it asks to confirm, then the round is scored.
-    phones[1].get_by_test_id("total-form").locator("summary").click()
+    # Ben types his total (its tab first); he is the last, so it asks to confirm, then the round is scored.
     tap(phones[1], live, phones, {"type": "total", "total": 6}, confirm=True)
     record = table.view(None)["public"]["results"][0]
     for page in phones:

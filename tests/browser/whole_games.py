@@ -6,7 +6,9 @@ legal action, and the driver makes it the way a player would: starting from the 
 page (the first screen), it taps what the page offers for that action: the card, piece, cell
 or handle itself (``data-pick`` with ``data-field`` / ``data-value``), else the choice button
 the page asks for next (the action bar's ``data-next``), a button naming a whole or partial
-action (``data-action``), then the confirm button when the page asks for one. A tap on something not entirely
+action (``data-action``), then the confirm button when the page asks for one. A button in a
+folded part (``details``) or a closed tab (a hidden ``tabpanel``) takes a tap on its summary
+or its tab first. A tap on something not entirely
 on the screen first scrolls it into view, and that counts as one scroll. The step ends when
 the page has sent the move and shows the table's new version; the move sent must be the one
 chosen.
@@ -57,10 +59,15 @@ MARK_NEXT_TAP = """
   const shapeOf = (a) => [a.type, ...Object.keys(a).filter((k) => k !== "type")].join("|");
   const wanted = (field) => (field === "shape" ? shapeOf(target) : target[field]);
   const folded = (e) => e.closest("details:not([open])");
-  const usable = (e) => !e.disabled && (e.getClientRects().length > 0 || folded(e));
+  const closedTab = (e) => e.closest('[role="tabpanel"][hidden]');
+  const usable = (e) => !e.disabled && (e.getClientRects().length > 0 || folded(e) || closedTab(e));
   const mark = (e) => {
-    // Something inside a folded part: the tap that unfolds it comes first.
+    // Something inside a folded part or a closed tab: the tap that opens it comes first.
     if (folded(e)) { folded(e).querySelector("summary").setAttribute("data-drive", "1"); return "unfold"; }
+    if (closedTab(e)) {
+      game.querySelector(`[role="tab"][aria-controls="${closedTab(e).id}"]`).setAttribute("data-drive", "1");
+      return "unfold";
+    }
     e.setAttribute("data-drive", "1");
     return e.dataset.field || e.dataset.action || "confirm";
   };

@@ -71,7 +71,12 @@ export function startForm(form, offered, current, running, started, seatsNow = (
     const before = chosenBots();
     const held = seatsNow();
     const players = Number(playersSelect.value);
+    const levelName = (level) => (level ? t(`bots.level.${level}`) : t("start.person"));
+    // A table: one row per seat, one column per choice, named once above the columns (each
+    // radio keeps its own name for screen readers), so four seats fit a 360 x 640 screen.
     fill(seatsBox, el("p", { class: "seat-choices-title" }, t("start.who_plays")),
+      el("div", { class: "seat-choice-heads", "aria-hidden": "true" }, el("span", {}),
+        ["", ...BOT_LEVELS].map((level) => el("span", {}, levelName(level)))),
       Array.from({ length: players }, (_, seat) => {
         const keeper = held[seat] && held[seat].taken ? seatEntryName(held[seat]) : null;
         return el("fieldset", { class: "seat-choice", "data-testid": `start-seat-${seat}` },
@@ -80,7 +85,7 @@ export function startForm(form, offered, current, running, started, seatsNow = (
             : ["", ...BOT_LEVELS].map((level) => el("label", {},
               el("input", { type: "radio", name: `start-seat-${seat}`, value: level, "data-seat": seat,
                 checked: (before[seat] ?? "") === level }),
-              level ? t(`bots.level.${level}`) : t("start.person"))));
+              el("span", { class: "visually-hidden" }, levelName(level)))));
       }));
   }
 
@@ -111,8 +116,10 @@ export function startForm(form, offered, current, running, started, seatsNow = (
     el("p", {}, el("label", { for: "start-game" }, t("start.game")), gameSelect),
     el("p", {}, el("label", { for: "start-players" }, t("start.players")), playersSelect),
     seatsBox,
-    optionsBox,
-    el("details", {}, el("summary", {}, t("start.advanced")),
+    // The game's options keep their defaults unless someone opens them, so the start button
+    // stays on a 360 x 640 phone's first screen.
+    el("details", { class: "start-more" }, el("summary", {}, t("start.advanced")),
+      optionsBox,
       el("p", {}, el("label", { for: "start-seed" }, t("start.seed")), seedInput)),
     el("button", { class: "big", type: "submit", "data-testid": "start" }, t("start.button")));
   drawGame();

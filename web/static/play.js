@@ -265,11 +265,12 @@ function sinceLine(ctx) {
   const entries = othersSince().slice(-SINCE_SHOWN);
   if (!entries.length) return null;
   const texts = entries.map((entry) => ctx.text(entry.text));
-  const newest = el("span", { class: "since-newest" }, el("span", { class: "mark-legend" }, "✦ "), t("since.title"), " ",
+  const newest = el("span", { class: "since-newest" }, el("span", { class: "mark-legend" }, "✦ "),
+    el("span", { class: "since-title" }, t("since.title"), " "),
     texts[texts.length - 1]);
-  if (texts.length === 1) return el("p", { class: "since", "data-testid": "since" }, newest);
+  // Folded, so on a small phone the line is cut to one (style.css): one tap shows them all in full.
   return el("details", { class: "since", "data-testid": "since" },
-    el("summary", {}, newest, " ", t("since.more", { n: texts.length - 1 })),
+    el("summary", {}, newest, texts.length > 1 ? el("span", { class: "since-more" }, t("since.more", { n: texts.length - 1 })) : null),
     el("ol", {}, texts.map((text) => el("li", {}, text))));
 }
 

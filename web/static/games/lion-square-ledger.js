@@ -8,6 +8,8 @@
 // can never send anything else. An entry can be changed until everyone has entered; the
 // entry that completes the table ends the round, so that one asks to confirm.
 
+import { tabs } from "../tabs.js";
+
 const LINES = ["left", "middle", "right"];
 
 /** The listed actions of `type`, in the engine's order. */
@@ -59,50 +61,57 @@ function herdCard(ctx) {
       : null);
 }
 
-/** The typed way: a number picker of every listed loss. */
-function typedForm(ctx, entry) {
+/** The typed way: a number picker of every listed loss, and the way back to the helper. */
+function typedPanel(ctx, entry) {
   const { el, t } = ctx;
   const clear = listed(ctx, "clear-loss")[0];
-  return el("section", { class: "tr-form", "data-testid": "typed-loss" },
-    el("h3", {}, t("lion-square-ledger.type_loss")),
-    entry.typed !== null ? el("p", { class: "tr-entry" }, t("lion-square-ledger.typed_now", { loss: entry.typed })) : null,
+  return [
     numberPicker(ctx, listed(ctx, "loss"), (a) => a.loss, entry.typed, t("lion-square-ledger.type_loss")),
     clear ? el("button", { type: "button", class: "tr-clear", "data-action": JSON.stringify(clear), onclick: () => ctx.picker.chooseAll(clear) },
-      t("lion-square-ledger.clear_typed")) : null);
+      t("lion-square-ledger.clear_typed")) : null];
 }
 
-/** The helper: one question per kind of answer, each a number picker of the listed answers. */
-function helperForm(ctx, entry) {
-  const { el, t } = ctx;
-  const nearest = listed(ctx, "nearest");
-  if (!nearest.length && !listed(ctx, "taken").length) {
-    return el("section", { class: "tr-form" }, el("h3", {}, t("lion-square-ledger.helper")), el("p", {}, t("lion-square-ledger.helper_closed")));
-  }
-  return el("section", { class: "tr-form", "data-testid": "helper" },
-    el("h3", {}, t("lion-square-ledger.helper")),
-    el("p", { class: "tr-hint" }, t("lion-square-ledger.helper_explain")),
-    LINES.map((line, index) => el("div", { class: "tr-question", "data-line": index },
-      el("p", {}, t(`lion-square-ledger.nearest.${line}`)),
-      numberPicker(ctx, nearest.filter((a) => a.line === index), (a) => a.n, entry.nearest[index], t(`lion-square-ledger.nearest.${line}`)))),
-    el("div", { class: "tr-question", "data-question": "taken" },
-      el("p", {}, t("lion-square-ledger.taken")),
-      numberPicker(ctx, listed(ctx, "taken"), (a) => a.count, entry.taken, t("lion-square-ledger.taken"))),
-    el("div", { class: "tr-question", "data-question": "gazelles" },
-      el("p", {}, t("lion-square-ledger.gazelles")),
-      numberPicker(ctx, listed(ctx, "gazelles"), (a) => a.count, entry.gazelles, t("lion-square-ledger.gazelles"))));
+/** The helper's questions (the nearest number of each line, the cards taken, the gazelles),
+ * each with the listed answers and the answer standing now. */
+function questions(ctx, entry) {
+  const lines = LINES.map((line, index) => ({
+    id: line, line: true, label: ctx.t(`lion-square-ledger.tab.${line}`), answer: entry.nearest[index], question: `lion-square-ledger.nearest.${line}`,
+    actions: listed(ctx, "nearest").filter((a) => a.line === index), valueOf: (a) => a.n,
+  }));
+  return [...lines,
+    { id: "taken", label: ctx.t("lion-square-ledger.tab.taken"), answer: entry.taken, question: "lion-square-ledger.taken",
+      actions: listed(ctx, "taken"), valueOf: (a) => a.count },
+    { id: "gazelles", label: ctx.t("lion-square-ledger.tab.gazelles"), answer: entry.gazelles, question: "lion-square-ledger.gazelles",
+      actions: listed(ctx, "gazelles"), valueOf: (a) => a.count }];
 }
 
-/** The loss form of the entering step, with what stands now. */
+/**
+ * The loss form of the entering step, with what stands now: one question at a time (tabs.js),
+ * the helper's five, then typing the loss. The next unanswered question is open; a tab opens
+ * another. A typed loss closes the helper until it is cleared.
+ */
 function lossForm(ctx) {
-  const { el, t, view } = ctx;
+  const { el, view } = ctx;
   const entry = view.private.entry;
   const entered = view.public.entered[ctx.seat];
-  return el("section", { class: "tr-entry-form" },
-    el("h2", {}, t("lion-square-ledger.loss_title", { round: view.public.round })),
-    el("p", { class: entered ? "tr-entry done" : "tr-entry", "data-testid": "entry" },
-      entered ? t("lion-square-ledger.entered", { loss: entry.loss }) : t("lion-square-ledger.not_entered"),
-      entered && view.public.waiting.length ? [" ", t("lion-square-ledger.can_correct")] : null),
-    entry.how === "typed" ? [typedForm(ctx, entry), helperForm(ctx, entry)] : [helperForm(ctx, entry), typedForm(ctx, entry)]);
+  const typed = entry.typed !== null;
+  const asked = questions(ctx, entry);
+  const items = asked.map((q) => ({
+    id: q.id, label: q.label, answer: typed ? null : q.answer ?? "—",
+    panel: typed || !q.actions.length
+      ? el("p", {}, ctx.t("lion-square-ledger.helper_closed"))
+      : [el("p", {}, ctx.t(q.question)), numberPicker(ctx, q.actions, q.valueOf, q.answer, ctx.t(q.question)),
+        q.line ? el("p", { class: "tr-hint" }, ctx.t("lion-square-ledger.helper_explain")) : null],
+  }));
+  items.push({ id: "typed", label: ctx.t("lion-square-ledger.tab.typed"), answer: entry.typed ?? "—", panel: typedPanel(ctx, entry) });
+  const next = typed ? "typed" : (asked.find((q) => q.answer === null) ?? asked[0]).id;
+  return el("section", { class: "tr-entry-form", "data-testid": "loss-form" },
+    el("div", { class: "tr-entry-head" },
+      el("h2", {}, ctx.t("lion-square-ledger.loss_title", { round: view.public.round })),
+      el("p", { class: entered ? "tr-entry done" : "tr-entry", "data-testid": "entry" },
+        entered ? ctx.t("lion-square-ledger.entered", { loss: entry.loss }) : ctx.t("lion-square-ledger.not_entered"),
+        entered && view.public.waiting.length ? [" ", ctx.t("lion-square-ledger.can_correct")] : null)),
+    tabs(ctx, "ledger", items, next, JSON.stringify(entry)));
 }
 
 /** The end: every herd revealed, each seat's losses per round, and who won. */
@@ -127,13 +136,16 @@ export default {
   render(ctx) {
     const { el, t, view } = ctx;
     const p = view.public;
+    // My herd and who is still to enter share a line when they fit (a 360 x 640 phone's form).
     return [
-      view.private && view.private.herd !== undefined ? herdCard(ctx) : null,
-      p.step === "entering" && p.waiting.length
-        ? el("p", { class: "tr-waiting", "data-testid": "waiting" },
-          t("tracker.still_to_enter", { names: p.waiting.map(ctx.seatName).join(t("list.separator")) }))
-        : null,
+      el("div", { class: "tr-top" },
+        view.private && view.private.herd !== undefined ? herdCard(ctx) : null,
+        p.step === "entering" && p.waiting.length
+          ? el("p", { class: "tr-waiting", "data-testid": "waiting" },
+            t("tracker.still_to_enter", { names: p.waiting.map(ctx.seatName).join(t("list.separator")) }))
+          : null),
       p.step === "entering" && view.actions.length > 1 ? lossForm(ctx) : null,
+      el("div", { "data-actions-slot": "" }), // the action bar, right under the form (play.js)
       p.step === "round-end" ? el("p", { class: "tr-hint" }, t("lion-square-ledger.round_done", { round: p.round })) : null,
       p.step === "over" ? reveal(ctx) : null,
     ];

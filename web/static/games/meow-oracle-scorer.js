@@ -8,6 +8,8 @@
 // can never send anything else (a card someone already entered is not offered). Only the
 // entry that completes the table, and naming the start player, ask to confirm.
 
+import { tabs } from "../tabs.js";
+
 const COLOURS = ["red", "blue", "green", "wild"];
 const COLOUR_MARK = { red: "R", blue: "B", green: "G", wild: "★" };
 
@@ -59,9 +61,7 @@ function cardForm(ctx) {
   const cards = listed(ctx, "card");
   if (!cards.length) return null;
   const colour = picker.chosen.type === "card" ? picker.chosen.color : null;
-  return el("section", { class: "tr-form", "data-testid": "card-form" },
-    el("h3", {}, t("meow-oracle-scorer.card_title")),
-    el("p", { class: "tr-hint" }, t("meow-oracle-scorer.card_explain")),
+  return el("div", { class: "tr-card-form", "data-testid": "card-form" },
     el("div", { class: "tr-colours", role: "group", "aria-label": t("field.color") }, COLOURS.map((c) => {
       const has = cards.some((a) => a.color === c);
       return el("button", {
@@ -78,18 +78,32 @@ function cardForm(ctx) {
 }
 
 /** The typed way: a number picker of every listed total, and the way back to the cards. */
-function totalForm(ctx) {
+function totalPanel(ctx) {
   const { el, t } = ctx;
   const clear = listed(ctx, "clear-total")[0];
   const typed = ctx.view.public.typed[ctx.seat];
-  return el("details", { class: "tr-form", open: typed !== null, "data-testid": "total-form" },
-    el("summary", {}, t("meow-oracle-scorer.total_title")),
-    el("div", { class: "tr-numbers" }, listed(ctx, "total").map((action) => el("button", {
+  return [
+    el("div", { class: "tr-numbers", role: "group", "aria-label": t("meow-oracle-scorer.total_title") }, listed(ctx, "total").map((action) => el("button", {
       type: "button", class: ["tr-number", action.total === typed ? "current" : "", pending(ctx, action) ? "chosen" : ""].join(" ").trim(),
       "data-action": JSON.stringify(action), onclick: () => ctx.picker.chooseAll(action),
     }, String(action.total)))),
     clear ? el("button", { type: "button", class: "tr-clear", "data-action": JSON.stringify(clear), onclick: () => ctx.picker.chooseAll(clear) },
-      t("meow-oracle-scorer.clear_total")) : null);
+      t("meow-oracle-scorer.clear_total")) : null];
+}
+
+/**
+ * My entry, one way at a time (tabs.js): the cards (my area beside the colours and numbers)
+ * or the typed total. The way standing now is open; after a change, still that one.
+ */
+function entryForm(ctx) {
+  const { el, t, view } = ctx;
+  const typed = view.public.typed[ctx.seat];
+  const cards = el("div", { class: "tr-cards" }, area(ctx, ctx.seat, true), cardForm(ctx));
+  return el("section", { class: "tr-entry-form" }, tabs(ctx, "scorer", [
+    { id: "cards", label: t("meow-oracle-scorer.card_title"), answer: null,
+      panel: [cards, listed(ctx, "card").length ? el("p", { class: "tr-hint" }, t("meow-oracle-scorer.card_explain")) : null] },
+    { id: "total", label: t("meow-oracle-scorer.total_title"), answer: typed ?? null, panel: totalPanel(ctx) },
+  ], typed === null ? "cards" : "total", JSON.stringify([view.public.areas[ctx.seat], typed])));
 }
 
 /** The start-player step: one button per seat. */
@@ -150,7 +164,8 @@ export default {
       p.step === "entering" && p.waiting.length
         ? el("p", { class: "tr-waiting", "data-testid": "waiting" },
           t("tracker.still_to_enter", { names: p.waiting.map(ctx.seatName).join(t("list.separator")) })) : null,
-      mine ? el("section", { class: "tr-entry-form" }, area(ctx, ctx.seat, true), cardForm(ctx), totalForm(ctx)) : null,
+      mine ? entryForm(ctx) : null,
+      el("div", { "data-actions-slot": "" }), // the action bar, right under my entry (play.js)
       p.step === "entering" ? el("div", { class: "mo-areas" }, others.map((seat) => area(ctx, seat, false))) : null,
       [...results(ctx)].reverse(),
     ];

@@ -180,8 +180,7 @@ function attackBox(ctx) {
     el("p", { class: "ph-attack-card" }, cardText(ctx, attack.card)),
     el("p", {}, t("pig-house.attackers", { wolves: attack.attackers.map((id) => wolfText(ctx, id)).join(t("list.separator")) })),
     attack.invincible.length ? el("p", {}, t("pig-house.invincible_now", { names: attack.invincible.map(ctx.seatName).join(t("list.separator")) })) : null,
-    el("p", {}, lost.length ? lost.join(t("list.separator")) : t("pig-house.no_loss_yet")),
-    el("p", { class: "tr-hint" }, t("pig-house.attack_explain")));
+    el("p", {}, lost.length ? lost.join(t("list.separator")) : t("pig-house.no_loss_yet")));
 }
 
 function happenings(ctx) {
@@ -221,7 +220,9 @@ export default {
     // This turn's happenings go above the track; otherwise the decks' counts go last.
     const early = p.step === "happening" || p.happenings.length > 0;
     const attack = p.step === "attack";
-    const acting = [attackBox(ctx), controls(ctx), el("div", { "data-actions-slot": "" })]; // the action bar's place (play.js)
+    // The action bar's place (play.js); how to resolve an attack goes under its buttons.
+    const acting = [attackBox(ctx), controls(ctx), el("div", { "data-actions-slot": "" }),
+      attack ? el("p", { class: "tr-hint ph-attack-explain" }, t("pig-house.attack_explain")) : null];
     return [
       view.over ? ranking(ctx) : null,
       // What the step acts on and its controls come first, so they fit a 360 x 640 screen:
