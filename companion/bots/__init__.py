@@ -93,8 +93,10 @@ def choose(
     if searched:
         # Two-player SWAP 5 is read two plies deep instead of searched with playouts
         # (swap5_search.py; docs/bots.md says why). It has no randomness.
-        found = swap5_search.Search(bare_view(view)).run(set(offered), action_key, deadline, clock,
-                                            STRONG_DEEPER if level == "strong" else 0, rng)
+        # With ``iterations``, strong weighs that many of its best moves deeper (at most
+        # STRONG_DEEPER), and normal ignores them: its search always ends.
+        deeper = 0 if level == "normal" else STRONG_DEEPER if iterations is None else min(iterations, STRONG_DEEPER)
+        found = swap5_search.Search(bare_view(view)).run(set(offered), action_key, deadline, clock, deeper, rng)
         return offered[action_key(found)]
     # The greedy player's values order the root (progressive bias): a small budget then
     # weighs the moves a sensible player would make first, and the search can only improve

@@ -77,6 +77,12 @@ players who both play the one best move go round in a circle (one makes a threat
 other undoes it with a threat of its own, and so on), and the first to vary wins nothing
 by waiting."""
 
+UNDOING = 0.5
+"""What swapping back the two pieces the other just swapped costs: against a player who
+does the same, that goes round in a circle for ever (a threat made, undone by a threat,
+and so on), and the game is lost when the bot must play its cards; a person would try
+something else when there is something nearly as good."""
+
 _PLAYERS = 2
 _COLOURS = swap5.OWNED_COLOURS[_PLAYERS]
 _OWNER = {colour: seat for seat, owned in enumerate(_COLOURS) for colour in owned}
@@ -212,6 +218,9 @@ class Search:
         played = {entry["card"] for entry in public["trumps_played"]}
         self.unseen = tuple(card for card in sorted(_TRUMPS) if card not in played and card not in self.hand)
         self.held = public["trumps_in_hand"][str(self.other)]
+        last = public["last_move"]
+        # The other's last swap or move, undone by the same two cells swapped back.
+        self.undo = None if not last or last["seat"] != self.other or last["type"] == "trump" else {last["from"], last["to"]}
         lap = public["final_lap"]
         self.trigger = None if lap is None else lap["trigger"]
         late = (view["version"] - LATE) / (LAST_CALL - LATE)
@@ -387,7 +396,10 @@ class Search:
             if weighed and deadline is not None and clock() >= deadline:
                 break
             action, board, scores, hand = move
-            weighed.append((self.value(board, scores, hand, action["type"] == "trump" and not hand, 2), move))
+            value = self.value(board, scores, hand, action["type"] == "trump" and not hand, 2)
+            if self.undo is not None and action["type"] != "trump" and {action["from"], action["to"]} == self.undo:
+                value -= UNDOING
+            weighed.append((value, move))
         ranked = sorted(weighed, key=lambda found: -found[0])
         if deeper and len(ranked) > 1:
             # The deeper look re-ranks the best few it has time for, in their order: every
