@@ -77,6 +77,11 @@ players who both play the one best move go round in a circle (one makes a threat
 other undoes it with a threat of its own, and so on), and the first to vary wins nothing
 by waiting."""
 
+LATE_NEAR = 1.5
+"""How much wider :data:`NEAR` grows from move :data:`LATE` to :data:`LAST_CALL`: a game
+still going on then is going round in circles and will be lost at the last call, so the
+bot varies its play to reach a position where its last card wins."""
+
 UNDOING = 0.5
 """What swapping back the two pieces the other just swapped costs: against a player who
 does the same, that goes round in a circle for ever (a threat made, undone by a threat,
@@ -225,7 +230,8 @@ class Search:
         self.trigger = None if lap is None else lap["trigger"]
         late = (view["version"] - LATE) / (LAST_CALL - LATE)
         self.deadline, self.clock = None, None  # set by run
-        self.stalling = STALLING * min(1.0, max(0.0, late))  # what a game going on loses (see LATE)
+        self.lateness = min(1.0, max(0.0, late))
+        self.stalling = STALLING * self.lateness  # what a game going on loses (see LATE)
 
     # The two plies ---------------------------------------------------------
 
@@ -418,7 +424,8 @@ class Search:
             if len(deepened) > 1:
                 ranked = sorted(deepened, key=lambda found: -found[0])
         best = ranked[0][0]
-        ties = [move for value, move in ranked if value >= best - NEAR]
+        near = NEAR + LATE_NEAR * self.lateness
+        ties = [move for value, move in ranked if value >= best - near]
         return ties[rng.randbelow(len(ties))][0]
 
 
