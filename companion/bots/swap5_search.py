@@ -12,18 +12,24 @@ leave me?". So does this search:
    its own hand, dealt alike): the move's value is the mean, over every hand it may hold,
    of the worst its answers leave for the bot (it answers as well as it can);
 3. where the game is not over, the position is judged from the rules
-   (:func:`judge`): the points lead, a five the bot can make at once (with a swap or one
-   of its trump cards: it is the bot's turn), two or more fives the other could make
-   that one move cannot stop, and the lines of five where either holds four pieces.
+   (:meth:`Search.judge`): the points lead, a five the bot can make at once (with a swap
+   or one of its trump cards: it is the bot's turn), two or more fives the other could
+   make that one move cannot stop, the lines of five where either holds four pieces, and
+   what the bot's trump cards could do.
 
 The rules are played here on the board string with the engine's tables (lines, runs,
 neighbours, trump cards), much faster than the engine's states, which a search at a
 twentieth of a second could not afford; ``tests/bots/test_swap5_search.py`` checks this
 little engine against the real one. The moves are weighed best first by a one-move look
-(``_first_look``), so a search cut short by its deadline has weighed the likely best.
-Strong's larger budget lets it look one ply further for its best few moves: after the
-other's answer, the bot's own best next move (:func:`search` with ``depth`` 3).
-The search has no randomness: a view and a budget that lets it finish give one answer.
+(:meth:`Search.first_look`), so a search cut short by its deadline has weighed the likely
+best. Strong's larger budget lets it look one ply further for its best few moves: after
+the other's answer, the bot's own best next move (:meth:`Search.value` with ``depth`` 3).
+
+Two players who both always play the one best move go round in a circle (a threat made,
+undone by a threat, and so on), and the bot, which must end its games, loses the level
+game it ends. So of the moves nearly as good as the best one is drawn at random (seeded:
+one seed, one answer), swapping back the other's last swap costs a little, and late in
+the game a game going on is worth less and the draw is wider (:data:`LATE`).
 """
 
 from __future__ import annotations
@@ -388,12 +394,19 @@ class Search:
             return self._won(ended(scores, self.trigger))
         return scores[self.me] - scores[self.other]
 
+    def undoing(self, action: dict) -> float:
+        """:data:`UNDOING` for the swap that swaps back the other's last one, else 0."""
+        if self.undo is None or action["type"] == "trump" or {action["from"], action["to"]} != self.undo:
+            return 0.0
+        return UNDOING
+
     def run(self, keys: set[str] | None, key, deadline: float | None, clock, deeper: int, rng) -> dict:
         """The move to play: every move weighed two plies deep, best first by
         :meth:`first_look`, until ``deadline`` (by ``clock``; at least one is weighed);
-        then, while time is left, the ``deeper`` best again three plies deep. Ties go to
-        one drawn by ``rng`` (a bot that always played the first of equals went round in
-        a circle with an opponent that undid its move). ``keys``: the actions allowed (by ``key``), None for all."""
+        then, while time is left, the ``deeper`` best again three plies deep. Of the moves
+        within :data:`NEAR` of the best (wider late in the game), one drawn by ``rng``
+        (see the module's description). ``keys``: the actions allowed (by ``key``), None
+        for all."""
         self.deadline, self.clock = deadline, clock
         moves = [move for move in self.mine() if keys is None or key(move[0]) in keys]
         moves.sort(key=lambda move: -self.first_look(move))  # stable: the engine's order among equals
@@ -402,10 +415,8 @@ class Search:
             if weighed and deadline is not None and clock() >= deadline:
                 break
             action, board, scores, hand = move
-            value = self.value(board, scores, hand, action["type"] == "trump" and not hand, 2)
-            if self.undo is not None and action["type"] != "trump" and {action["from"], action["to"]} == self.undo:
-                value -= UNDOING
-            weighed.append((value, move))
+            weighed.append((self.value(board, scores, hand, action["type"] == "trump" and not hand, 2)
+                            - self.undoing(action), move))
         ranked = sorted(weighed, key=lambda found: -found[0])
         if deeper and len(ranked) > 1:
             # The deeper look re-ranks the best few it has time for, in their order: every
@@ -417,7 +428,8 @@ class Search:
                 action, board, scores, hand = move
                 if abs(value) < WIN:  # a won or lost game stays so
                     try:
-                        value = self.value(board, scores, hand, action["type"] == "trump" and not hand, 3)
+                        value = (self.value(board, scores, hand, action["type"] == "trump" and not hand, 3)
+                                 - self.undoing(action))
                     except _OutOfTime:  # a move weighed in part is not weighed
                         break
                 deepened.append((value, move))
