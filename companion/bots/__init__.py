@@ -21,6 +21,7 @@ from .greedy import WON, greedy_values
 from .ismcts import action_key, search
 from .policies import narrowed
 from .sampling import NoBot, bare_view, supported
+from . import swap5_search
 
 __all__ = ["LEVELS", "NoBot", "budget", "choose", "supported"]
 
@@ -30,6 +31,10 @@ LEVELS = {
     "strong": {"en": "Strong", "ja": "つよい"},
 }
 """The levels, named in both languages. Their budgets are in the configuration ([bots])."""
+
+STRONG_DEEPER = 8
+"""How many of its best moves ``strong``'s SWAP 5 search (two players) weighs again one
+ply deeper, as its budget allows."""
 
 EASY_SECOND_BEST_PERCENT = 25
 """How often ``easy`` plays its second-best move instead of its best."""
@@ -57,7 +62,9 @@ def choose(
     The budget is ``seconds`` of wall-clock time, a number of ``iterations`` or
     ``cpu_seconds`` of this process's processor time (the arena's ``--scale``, which a busy
     machine does not shorten); give at most one, none: the level's configured seconds. With ``iterations`` and ``seed`` the choice
-    is the same every time. ``level`` is ``easy`` (which sometimes plays its second-best
+    is the same every time (two-player SWAP 5 at ``normal`` and ``strong`` reads the game
+    two plies deep instead of searching with playouts: :mod:`.swap5_search`; there
+    ``iterations`` is how many moves ``strong`` reads a ply deeper). ``level`` is ``easy`` (which sometimes plays its second-best
     move), ``normal`` or ``strong``. Bad input raises ValueError (NoBot for a game or view
     a bot cannot play) saying what is wrong.
     """
@@ -73,7 +80,8 @@ def choose(
     if seed is not None and type(seed) is not int:
         raise ValueError(f"the seed must be a whole number, not {seed!r}")
     offered_all = _checked_actions(game, view)
-    actions = narrowed(game, bare_view(view), offered_all)
+    searched = game.id == "swap5" and view["players"] == 2 and level != "easy"
+    actions = (swap5_search.patient if searched else narrowed)(game, bare_view(view), offered_all)
     if len(actions) == 1:
         return actions[0]
     clock = time.monotonic
@@ -84,6 +92,14 @@ def choose(
     deadline = None if seconds is None else clock() + seconds
     rng = Rng.from_seed(secrets.randbits(63) if seed is None else seed)
     offered = {action_key(action): action for action in actions}
+    if searched:
+        # Two-player SWAP 5 is read two plies deep instead of searched with playouts
+        # (swap5_search.py; docs/bots.md says why). It has no randomness.
+        # With ``iterations``, strong weighs that many of its best moves deeper (at most
+        # STRONG_DEEPER), and normal ignores them: its search always ends.
+        deeper = 0 if level == "normal" else STRONG_DEEPER if iterations is None else min(iterations, STRONG_DEEPER)
+        found = swap5_search.Search(bare_view(view)).run(set(offered), action_key, deadline, clock, deeper, rng)
+        return offered[action_key(found)]
     # The greedy player's values order the root (progressive bias): a small budget then
     # weighs the moves a sensible player would make first, and the search can only improve
     # on them. They are computed within the budget.

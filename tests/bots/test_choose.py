@@ -133,12 +133,13 @@ def test_easy_sometimes_plays_its_second_best_move():
 
 def test_a_move_the_greedy_player_sees_lose_by_force_is_not_weighed(monkeypatch):
     """The greedy player's values order the root; a move they call lost by force (-WON)
-    is dropped unless every move is, so a few noisy playouts cannot pick it."""
+    is dropped unless every move is, so a few noisy playouts cannot pick it. (SWAP 5 with
+    four players: with two, normal reads the game instead, test_swap5_search.py.)"""
     import companion.bots as bots
     from companion.bots.greedy import WON
 
     game = games.get("swap5")
-    state = game.setup(2, 3)
+    state = game.setup(4, 3)
     view = seat_view(game, state, 0)
     keep = view["actions"][7]
     monkeypatch.setattr(bots, "greedy_values", lambda g, v, actions, rng: [0.0 if a == keep else -WON for a in actions])

@@ -1,0 +1,153 @@
+"""The two-player SWAP 5 search (companion/bots/swap5_search.py): its little engine on board
+strings agrees with the real one, it reads the endings the book describes, it sees only
+the seat's view, and it ends its games."""
+
+import itertools
+import json
+
+import pytest
+
+from companion import games
+from companion.bots import choose
+from companion.bots import swap5_search
+from companion.bots.greedy import greedy_action
+from companion.bots.ismcts import action_key
+from companion.games import swap5
+from companion.games.rng import Rng
+
+
+def seat_view(game, state, seat):
+    return game.view(state, seat) | {"actions": game.legal_actions(state, seat)}
+
+
+def positions(count, board="front", seed=0):
+    """States of two-player games played at random from random layouts."""
+    game = games.get("swap5")
+    rng = Rng.from_seed(seed)
+    found = []
+    while len(found) < count:
+        state = game.setup(2, rng.next64() >> 1, {"layout": "random", "board": board})
+        for _ in range(rng.randbelow(40)):
+            if game.is_over(state):
+                break
+            seat = game.to_act(state)[0]
+            state = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+        if not game.is_over(state):
+            found.append(state)
+    return game, found
+
+
+@pytest.mark.parametrize("board", ["front", "back"])
+def test_its_moves_boards_and_scores_are_the_engines(board):
+    """Every move it lists is a legal action, in the engine's own order, and leaves the board
+    and the scores the engine's move leaves; it sees a five in one exactly where one of the
+    seat's swaps or moves scores five (test_it_takes_a_five_and_stops_the_others has one)."""
+    game, states = positions(25, board)
+    for state in states:
+        seat = game.to_act(state)[0]
+        search = swap5_search.Search(game.view(state, seat))
+        moves = search.mine()
+        assert [action for action, *_ in moves] == game.legal_actions(state, seat)
+        five_in_one = False
+        for action, after, scores, hand in moves:
+            played = game.apply(state, seat, action)
+            assert after == played["board"] and scores == swap5.seat_scores(played["board"], 2)
+            assert hand == tuple(played["hands"][str(seat)])
+            five_in_one |= action["type"] != "trump" and scores[seat] >= swap5.WINNING_SCORE
+        ready, _ = search.rules.fours(state["board"], seat)
+        assert bool(ready) == five_in_one
+
+
+def test_a_tie_goes_to_the_first_to_act_in_the_last_lap():
+    """RULINGS §3: the start player before any last card, else the seat after the one who
+    played their last card."""
+    assert swap5_search.ended((2, 1), None) == 0 and swap5_search.ended((1, 2), 0) == 1
+    assert swap5_search.ended((1, 1), None) == swap5.START_SEAT
+    assert swap5_search.ended((1, 1), 0) == 1 and swap5_search.ended((1, 1), 1) == 0
+
+
+def test_it_takes_a_five_and_stops_the_others():
+    """A five in one is taken; the other's five in one is blocked."""
+    game = games.get("swap5")
+    state = game.setup(2, 1, {"layout": "typed", "typed_layout": "RRRR./GYBGR/BG.YB/YB.GY/GYB.."})
+    search = swap5_search.Search(game.view(state, 0))
+    assert search.rules.fours(state["board"], 0) == ({swap5.CELL_INDEX["E1"]}, 1)  # red E2 up to E1
+    assert search.rules.fours(state["board"], 1) == (set(), 0)
+    after = game.apply(state, 0, choose(game, seat_view(game, state, 0), iterations=1, seed=1))
+    assert game.result(after)["winners"] == [0]
+    # Green (seat 1) to move could make five in row 1 next: red must stop it.
+    state = game.setup(2, 1, {"layout": "typed", "typed_layout": "GGGG./RYBRG/BR.YB/YB.RY/RYB.."})
+    after = game.apply(state, 0, choose(game, seat_view(game, state, 0), iterations=1, seed=1))
+    seat = game.to_act(after)[0]
+    assert not any(game.apply(after, seat, action)["result"] for action in game.legal_actions(after, seat)
+                   if action["type"] != "trump")
+
+
+def test_its_last_trump_card_is_worth_what_the_others_answers_leave():
+    """Its last card ends the game after the other's one answer (the tie against it): the
+    move's value is, over every hand the other may hold, a win when no answer of the other
+    (swaps, moves, its trump cards) leaves the bot short, played out by the real engine."""
+    game, states = positions(400, seed=5)
+    checked = 0
+    for state in states:
+        seat = game.to_act(state)[0]
+        other = str(1 - seat)
+        if len(state["hands"][str(seat)]) != 1 or state["final_lap"] is not None or checked == 12:
+            continue
+        card = state["hands"][str(seat)][0]
+        search = swap5_search.Search(game.view(state, seat))
+        ((action, after, scores, hand),) = [move for move in search.mine() if move[0]["type"] == "trump"]
+        found = search.value(after, scores, hand, True, 2)
+        unseen = sorted(state["hands"][other] + state["out"])
+        outcomes = []
+        for dealt in itertools.combinations(unseen, len(state["hands"][other])):
+            dealt_state = dict(state, hands={str(seat): [card], other: sorted(dealt)},
+                               out=[c for c in unseen if c not in dealt])
+            played = game.apply(dealt_state, seat, action)
+            if game.is_over(played):
+                outcomes.append(swap5_search.WIN if game.result(played)["winners"] == [seat] else -swap5_search.WIN)
+                continue
+            answers = [game.apply(played, int(other), answer) for answer in game.legal_actions(played, int(other))]
+            assert all(game.is_over(answered) for answered in answers)
+            won = all(game.result(answered)["winners"] == [seat] for answered in answers)
+            outcomes.append(swap5_search.WIN if won else -swap5_search.WIN)
+        assert found == pytest.approx(sum(outcomes) / len(outcomes))
+        checked += 1
+    assert checked == 12
+
+
+def test_it_sees_only_the_view_and_one_seed_gives_one_move():
+    """The view as the phone gets it (through JSON) gives the same move for the same seed;
+    the other's cards are never read (two states differing only there give one move)."""
+    game, states = positions(6, seed=3)
+    for state in states:
+        seat = game.to_act(state)[0]
+        view = seat_view(game, state, seat)
+        move = choose(game, view, iterations=1, seed=9)
+        assert choose(game, json.loads(json.dumps(view)), iterations=1, seed=9) == move
+        other = str(1 - seat)
+        swapped = dict(state, hands=dict(state["hands"]))
+        pool = sorted(swapped["out"] + swapped["hands"][other])
+        swapped["hands"][other], swapped["out"] = pool[-len(state["hands"][other]):] if state["hands"][other] else [], \
+            pool[:len(pool) - len(state["hands"][other])]
+        assert choose(game, seat_view(game, swapped, seat), iterations=1, seed=9) == move
+
+
+@pytest.mark.parametrize("level", ["normal", "strong"])
+def test_its_games_against_greedy_and_itself_end_within_300_moves(level):
+    """No move cap: the last call makes it play its cards out by move 240."""
+    game = games.get("swap5")
+    for seed, opponent in ((1, "greedy"), (2, level)):
+        state = game.setup(2, seed)
+        rng = Rng.from_seed(seed)
+        moves = 0
+        while not game.is_over(state):
+            seat = game.to_act(state)[0]
+            view = seat_view(game, state, seat)
+            if seat == 1 and opponent == "greedy":
+                action = greedy_action(game, view, rng)
+            else:
+                action = choose(game, view, iterations=1, seed=rng.next64() >> 1, level=level)
+            state = game.apply(state, seat, action)
+            moves += 1
+        assert moves <= swap5_search.LAST_CALL + 3 < 300
