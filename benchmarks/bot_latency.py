@@ -20,12 +20,11 @@ import argparse
 import os
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from server_latency import Client, free_port, row, start_server, timed_loop  # noqa: E402
+from server_latency import Client, row, timed_loop, with_bot_server  # noqa: E402
 
 
 def main() -> int:
@@ -34,16 +33,7 @@ def main() -> int:
     parser.add_argument("--requests", type=int, default=300, help="requests per measurement (default 300)")
     parser.add_argument("--think", type=float, default=20.0, help="the bot's seconds per move (default 20)")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="companion-bench-") as scratch:
-        config = Path(scratch) / "config.toml"
-        config.write_text(f"[bots]\nnormal_seconds = {args.think}\npause_seconds = 0\n", encoding="utf-8")
-        port = free_port()
-        server = start_server(Path(scratch) / "data", port, "--config", str(config))
-        try:
-            return run(port, args)
-        finally:
-            server.terminate()
-            server.wait(timeout=15)
+    return with_bot_server(args.think, run, args)
 
 
 def run(port: int, args) -> int:

@@ -86,7 +86,8 @@ def many_plays(document: dict, count: int) -> dict:
         names = chooser.sample(NAMES, original["players"])
         bot_seat = chooser.randrange(original["players"]) if chooser.random() < 0.1 else None
         seating = [dict(seat, name=bot_name(seat["seat"], "normal") if seat["seat"] == bot_seat else names[seat["seat"]],
-                        bot=int(seat["seat"] == bot_seat)) for seat in original["seating"]]
+                        bot=int(seat["seat"] == bot_seat), bot_level="normal" if seat["seat"] == bot_seat else None)
+                   for seat in original["seating"]]
         plays.append(dict(original, id=index + 1, started_at=original["started_at"] + shift,
                           ended_at=original["ended_at"] + shift, seating=seating,
                           actions=[dict(a, at=a["at"] + shift, undone_at=a["undone_at"] and a["undone_at"] + shift)

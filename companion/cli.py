@@ -40,6 +40,7 @@ def _arena(args: argparse.Namespace) -> int:
         args.seed,
         seconds=args.seconds,
         iterations=args.iterations,
+        scale=args.scale,
         config=load_config(args.config).bots,
     )
     print(json.dumps(result.as_json()) if args.json else result.report())
@@ -67,6 +68,12 @@ def _config_check(args: argparse.Namespace) -> int:
     network = config.network
     print(f"  network: hotspot {network.hotspot}, SSID {network.ssid or 'Tabletop-XXXX (from the machine id)'}, "
           f"password {'set' if network.password else 'generated'}, band {network.band}, channel {network.channel}")
+    if network.ssid:
+        from .network import wifi_qr_caveat
+
+        caveat = wifi_qr_caveat(network.ssid, network.password or "")
+        if caveat:
+            print(f"  warning: {caveat}")
     return 0
 
 
@@ -185,12 +192,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     arena = commands.add_parser("arena", help="play bots against each other and count their wins")
     arena.add_argument("game", help="game id: lion-square, meow-oracle or swap5")
-    arena.add_argument("--seats", required=True, help="one entry per seat: easy, normal, strong or random, e.g. normal,random,random")
+    arena.add_argument("--seats", required=True, help="one entry per seat: easy, normal, strong, greedy or random, e.g. normal,greedy,greedy")
     arena.add_argument("--games", type=int, default=100, help="how many games (default 100)")
     arena.add_argument("--seed", type=int, default=0, help="seed of the first game and of the players (default 0)")
     budget = arena.add_mutually_exclusive_group()
     budget.add_argument("--seconds", type=float, help="normal's seconds per move (other levels scaled as configured)")
     budget.add_argument("--iterations", type=int, help="normal's iterations per move, reproducible (others scaled)")
+    budget.add_argument("--scale", type=float, help="each level thinks S times its configured seconds, in processor "
+                                                    "time (0.1: a Raspberry Pi Zero 2 W)")
     arena.add_argument("--json", action="store_true", help='print one JSON object {"game", "seats", "games", "wins", "lions", "moves"}')
     arena.add_argument("--config", help="the TOML configuration file whose [bots] budgets to use (default: built-in)")
     arena.set_defaults(run=_arena)

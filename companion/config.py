@@ -25,6 +25,7 @@ import pathlib
 import re
 import tomllib
 import types
+import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from importlib import resources
@@ -248,10 +249,24 @@ def _host(value: object) -> str:
     return text
 
 
+_UNSHOWABLE = {"Cc": "a control character", "Cf": "an invisible formatting character", "Zl": "a line separator",
+               "Zp": "a paragraph separator", "Co": "a private-use character", "Cn": "an unassigned character",
+               "Cs": "a lone surrogate"}
+"""Unicode categories an SSID may not hold: NUL, newlines, tabs and terminal escapes (Cc) break
+the network tools and logs; right-to-left marks and zero-width characters (Cf) are invisible,
+so nobody can read the name off a phone or type it back, and QR readers drop or garble them."""
+
+
 def _ssid(value: object) -> str:
     text = _text(value)
     if len(text.encode()) > 32:
         raise _Invalid(f"must be at most 32 bytes long, as Wi-Fi allows (got {len(text.encode())} bytes)")
+    for character in text:
+        kind = _UNSHOWABLE.get(unicodedata.category(character))
+        if kind:
+            raise _Invalid(f"may not hold {kind} (U+{ord(character):04X}), which phones cannot show or type back")
+    if text != text.strip():
+        raise _Invalid("may not begin or end with a space, which nobody sees on a phone")
     return text
 
 

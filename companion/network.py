@@ -200,6 +200,19 @@ def wifi_qr_payload(ssid: str, password: str) -> str:
     return f"WIFI:T:WPA;S:{escape(ssid)};P:{escape(password)};;"
 
 
+def wifi_qr_caveat(ssid: str, password: str) -> str | None:
+    """Why some phones may misread the Wi-Fi QR code of ``ssid`` and ``password``, or None.
+
+    The code says its text is UTF-8 (ECI), but readers that ignore that guess Shift_JIS for
+    text with Japanese in it, and Shift_JIS reads the escaping backslash as a yen sign
+    (zbarimg does so). Only text that is not ASCII *and* needs escaping is at risk."""
+    payload = wifi_qr_payload(ssid, password)
+    if payload.isascii() or "\\" not in payload:
+        return None
+    return ("a name that is not plain ASCII together with one of \\ ; , : \" in the name or password: "
+            "some phones may misread the Wi-Fi QR code (the name and password are shown too, to type in)")
+
+
 def masked(command: Sequence[str], password: str) -> list[str]:
     """``command`` with the password replaced, for printing and logging."""
     return ["********" if word == password else word for word in command]

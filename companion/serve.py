@@ -22,6 +22,8 @@ from flask import Flask
 from waitress import wasyncore
 from waitress.adjustments import Adjustments
 from waitress.channel import HTTPChannel
+from waitress.parser import HTTPRequestParser
+from waitress.utilities import BadRequest
 from waitress.server import TcpWSGIServer
 from waitress.task import ErrorTask, ThreadedTaskDispatcher
 
@@ -107,16 +109,62 @@ def public_url(host: str, port: int, lan: str) -> str:
     return f"http://{address}/" if port == 80 else f"http://{address}:{port}/"
 
 
+REFUSAL_LOG_SECONDS = 10.0
+"""At most one log line per this many seconds about malformed requests (a device sending
+garbage in a loop must not fill the SD card with its log)."""
+
+
+class _RefusalLog:
+    """One short line for a malformed request, then silence for REFUSAL_LOG_SECONDS; the
+    next line says how many were left out."""
+
+    def __init__(self, seconds: float = REFUSAL_LOG_SECONDS):
+        self.seconds, self._next, self._left_out = seconds, 0.0, 0
+        self._lock = threading.Lock()
+
+    def note(self, address: str, reason: str) -> None:
+        with self._lock:
+            now = time.monotonic()
+            if now < self._next:
+                self._left_out += 1
+                return
+            left_out, self._left_out, self._next = self._left_out, 0, now + self.seconds
+        more = f" ({left_out} more not logged)" if left_out else ""
+        log.warning("refused a malformed request from %s: %s%s", address, reason[:80], more)
+
+
+_refusals = _RefusalLog()
+
+LOG_LINE_CHARS = 200
+"""waitress logs a request's path in some lines ("Client disconnected while serving ..."):
+a path of 5,000 characters must not become a log line of 5,000 characters."""
+
+
+class _ShortLines(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        if len(message) > LOG_LINE_CHARS:
+            record.msg, record.args = message[:LOG_LINE_CHARS] + "…", None
+        return True
+
+
+_short_lines = _ShortLines()
+
+
 class _ApiErrorTask(ErrorTask):
-    """waitress's own refusals (a body over the limit, a malformed request) as the JSON the
-    API answers everywhere else under ``/api``; plain text elsewhere, as waitress writes it."""
+    """waitress's own refusals (a body over the limit, a malformed request: a header line
+    without a colon, a NUL, a TLS hello) as the JSON the API answers everywhere else under
+    ``/api``; plain text elsewhere, as waitress writes it. A request that broke off before
+    its path has none: it gets the plain answer. Each refusal is logged in one short,
+    rate-limited line (:class:`_RefusalLog`)."""
 
     def execute(self):
-        if not (self.request.path or "").startswith("/api/"):
+        error = self.request.error
+        _refusals.note(self.channel.addr[0] if self.channel.addr else "?", f"{error.code} {error.reason}: {error.body}")
+        if not (getattr(self.request, "path", None) or "").startswith("/api/"):
             return super().execute()
         from web.api import http_error_body  # the core never imports the web at module level
 
-        error = self.request.error
         body = json.dumps(http_error_body(error.code, f"{error.reason}: {error.body}"), ensure_ascii=False).encode()
         self.status = f"{error.code} {error.reason}"
         self.response_headers.append(("Content-Type", "application/json"))
@@ -125,10 +173,30 @@ class _ApiErrorTask(ErrorTask):
         self.write(body)
 
 
+TLS_HANDSHAKE = b"\x16"
+"""The first byte of a TLS record carrying a handshake (a browser trying https://)."""
+
+
+class _Parser(HTTPRequestParser):
+    """waitress's parser, which refuses a TLS hello at once: otherwise it waits for the end of
+    headers that never come (the hello holds no blank line) until the time limit."""
+
+    path = ""  # until the request line is read: waitress names it when a client leaves mid-answer
+
+    def received(self, data):
+        if not self.header_plus and not self.header_bytes_received and data[:1] == TLS_HANDSHAKE:
+            self.parse_header(b"GET / HTTP/1.0\r\n")  # as waitress does for its own early refusals
+            self.error = BadRequest("a TLS handshake: this companion speaks plain HTTP (http://, not https://)")
+            self.completed = True
+            return len(data)
+        return super().received(data)
+
+
 class _Channel(HTTPChannel):
     """A connection that notes when its current request began, for :class:`_WsgiServer`."""
 
     error_task_class = _ApiErrorTask
+    parser_class = _Parser
     request_began = 0.0
 
     def received(self, data):
@@ -198,6 +266,7 @@ class Server:
     def __init__(self, app: Flask, host: str, port: int, *, per_address: int = CONNECTIONS_PER_ADDRESS,
                  connection_limit: int = CONNECTION_LIMIT, request_seconds: float = REQUEST_SECONDS):
         self.app = app
+        logging.getLogger("waitress").addFilter(_short_lines)  # added once however many servers
         self._map: dict = {}  # waitress's socket map: ours, so stop() can empty it
         from web.events import THIS_MACHINE  # the core never imports the web at module level
 

@@ -46,7 +46,8 @@ CREATE TABLE IF NOT EXISTS seats (
     seat       INTEGER PRIMARY KEY,
     name       TEXT    NOT NULL,
     token_hash TEXT    NOT NULL UNIQUE,
-    joined_at  REAL    NOT NULL
+    joined_at  REAL    NOT NULL,
+    bot        TEXT
 );
 CREATE TABLE IF NOT EXISTS actions (
     game_id   INTEGER NOT NULL REFERENCES games(id),
@@ -70,7 +71,11 @@ CREATE TABLE IF NOT EXISTS seating (
     name         TEXT,
     bot          INTEGER NOT NULL DEFAULT 0,
     start_player INTEGER NOT NULL DEFAULT 0,
+    bot_level    TEXT,
     PRIMARY KEY (game_id, seat)
+);
+CREATE TABLE IF NOT EXISTS chosen_seeds (
+    game_id INTEGER PRIMARY KEY REFERENCES games(id)
 );
 CREATE TABLE IF NOT EXISTS snapshots (
     game_id INTEGER NOT NULL REFERENCES games(id),
@@ -79,6 +84,17 @@ CREATE TABLE IF NOT EXISTS snapshots (
     PRIMARY KEY (game_id, applied)
 );
 """
+
+
+ADDED_COLUMNS = (("seats", "bot", "TEXT"), ("seating", "bot_level", "TEXT"))
+"""Columns added since schema 1 (a bot's level on a seat and in a play's seating): a
+database without them gets them when opened, with NULL (a person, or a level not known)."""
+
+
+def _add_columns(db: sqlite3.Connection) -> None:
+    for table, column, kind in ADDED_COLUMNS:
+        if column not in {row[1] for row in db.execute(f"PRAGMA table_info({table})")}:
+            db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
 
 
 _IS_PLAY = ("ended_at IS NOT NULL AND (abandoned = 0 OR EXISTS "
@@ -141,6 +157,7 @@ class Store:
             db.execute("BEGIN IMMEDIATE")
             for statement in _statements(SCHEMA):
                 db.execute(statement)
+            _add_columns(db)
             db.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('schema', ?)", (json.dumps(SCHEMA_VERSION),))
             db.execute("COMMIT")
         except BaseException:
@@ -161,6 +178,14 @@ class Store:
                     db = sqlite3.connect(f"file:{location}?{mode}", uri=True, isolation_level=None,
                                          check_same_thread=False)
                     db.execute("SELECT COUNT(*) FROM meta").fetchone()  # connecting alone reads nothing
+                    if any(column not in {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+                           for table, column, _ in ADDED_COLUMNS):
+                        # Saved by an older version, and read-only: read a copy in memory that has them.
+                        copy = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+                        db.backup(copy)
+                        db.close()
+                        _add_columns(copy)
+                        db = copy
                     return db
                 except sqlite3.Error:
                     continue
@@ -246,21 +271,54 @@ class Store:
             (time.time(), None if result is None else json.dumps(result), int(abandoned), game_id),
         )
 
+    def choose_seed(self, game_id: int) -> None:
+        """Note that game ``game_id`` was started with a seed someone chose (inside a transaction)."""
+        self._db.execute("INSERT OR IGNORE INTO chosen_seeds (game_id) VALUES (?)", (game_id,))
+
+    def seed_chosen(self, game_id: int) -> bool:
+        """Whether game ``game_id`` was started with a chosen seed: whoever chose it may know every hand."""
+        return game_id in self.chosen_seeds([game_id])
+
+    def chosen_seeds(self, game_ids: list[int]) -> set[int]:
+        """Which of ``game_ids`` were started with a chosen seed. (A database saved before
+        chosen seeds were noted and opened read-only has no such table: none was.)"""
+        found: set[int] = set()
+        for start in range(0, len(game_ids), 500):  # SQLite caps the parameters of one statement
+            chunk = game_ids[start:start + 500]
+            try:
+                rows = self._db.execute(f"SELECT game_id FROM chosen_seeds WHERE game_id IN ({','.join('?' * len(chunk))})",
+                                        chunk).fetchall()
+            except sqlite3.OperationalError:  # an old database opened read-only: none was chosen
+                return set()
+            found.update(game_id for (game_id,) in rows)
+        return found
+
     def reopen_game(self, game_id: int) -> None:
         """An undo took back a game's last action: it is being played again."""
         self._db.execute("UPDATE games SET ended_at = NULL, result = NULL WHERE id = ?", (game_id,))
 
+    def note_shown(self, game_id: int) -> None:
+        """Someone may have seen every hand of the finished game ``game_id`` (its replay or
+        its moves were served): if it is the table's current game, note it (inside a
+        transaction), so that the table refuses to reopen it (:meth:`shown_after_end`)."""
+        if self.get_meta("current_game") == game_id:
+            self._set_meta("shown_after_end", game_id)
+
+    def shown_after_end(self, game_id: int) -> bool:
+        """Whether the finished game ``game_id``'s hands may have been seen by anyone."""
+        return self.get_meta("shown_after_end") == game_id
+
     # -------------------------------------------------------------- seats
 
-    def seats(self) -> dict[int, tuple[str, str]]:
-        """seat -> (name, token hash)."""
-        rows = self._db.execute("SELECT seat, name, token_hash FROM seats").fetchall()
-        return {seat: (name, token_hash) for seat, name, token_hash in rows}
+    def seats(self) -> dict[int, tuple[str, str, str | None]]:
+        """seat -> (name, token hash, bot level or None for a person)."""
+        rows = self._db.execute("SELECT seat, name, token_hash, bot FROM seats").fetchall()
+        return {seat: (name, token_hash, bot) for seat, name, token_hash, bot in rows}
 
-    def add_seat(self, seat: int, name: str, token_hash: str) -> None:
+    def add_seat(self, seat: int, name: str, token_hash: str, bot: str | None = None) -> None:
         self._db.execute(
-            "INSERT INTO seats (seat, name, token_hash, joined_at) VALUES (?, ?, ?, ?)",
-            (seat, name, token_hash, time.time()),
+            "INSERT INTO seats (seat, name, token_hash, joined_at, bot) VALUES (?, ?, ?, ?, ?)",
+            (seat, name, token_hash, time.time(), bot),
         )
 
     def remove_seat(self, seat: int) -> None:
@@ -353,11 +411,12 @@ class Store:
 
     def record_seating(self, game_id: int, seats: list[dict]) -> None:
         """Keep who sat where when game ``game_id`` ended (inside a transaction): one
-        ``{seat, name, bot, start_player}`` per seat, ``name`` None for a free seat."""
+        ``{seat, name, bot, start_player}`` per seat, ``name`` None for a free seat, ``bot``
+        the level of the bot that sat there or None for a person."""
         self._db.execute("DELETE FROM seating WHERE game_id = ?", (game_id,))
         self._db.executemany(
-            "INSERT INTO seating (game_id, seat, name, bot, start_player) VALUES (?, ?, ?, ?, ?)",
-            [(game_id, s["seat"], s["name"], int(s["bot"]), int(s["start_player"])) for s in seats],
+            "INSERT INTO seating (game_id, seat, name, bot, start_player, bot_level) VALUES (?, ?, ?, ?, ?, ?)",
+            [(game_id, s["seat"], s["name"], int(s["bot"] is not None), int(s["start_player"]), s["bot"]) for s in seats],
         )
 
     def plays(self, game: str | None = None, limit: int = -1, before: int | None = None) -> list[GameRecord]:
@@ -376,15 +435,17 @@ class Store:
         return self._db.execute(f"SELECT 1 FROM games WHERE id = ? AND {_IS_PLAY}", (game_id,)).fetchone() is not None
 
     def seating(self, game_ids: list[int]) -> dict[int, list[dict]]:
-        """game id -> its recorded seats in order (``{seat, name, bot, start_player}``)."""
+        """game id -> its recorded seats in order (``{seat, name, bot, bot_level, start_player}``;
+        ``bot_level`` None for a person, and for a bot recorded before levels were kept)."""
         found: dict[int, list[dict]] = {game_id: [] for game_id in game_ids}
         for start in range(0, len(game_ids), 500):  # SQLite caps the parameters of one statement
             chunk = game_ids[start:start + 500]
             rows = self._db.execute(
-                f"SELECT game_id, seat, name, bot, start_player FROM seating WHERE game_id IN ({','.join('?' * len(chunk))}) "
-                "ORDER BY game_id, seat", chunk).fetchall()
-            for game_id, seat, name, bot, start_player in rows:
-                found[game_id].append({"seat": seat, "name": name, "bot": bool(bot), "start_player": bool(start_player)})
+                f"SELECT game_id, seat, name, bot, bot_level, start_player FROM seating WHERE game_id IN "
+                f"({','.join('?' * len(chunk))}) ORDER BY game_id, seat", chunk).fetchall()
+            for game_id, seat, name, bot, bot_level, start_player in rows:
+                found[game_id].append({"seat": seat, "name": name, "bot": bool(bot), "bot_level": bot_level,
+                                       "start_player": bool(start_player)})
         return found
 
     def seated_names(self) -> list[str]:
@@ -401,7 +462,7 @@ class Store:
 
     def delete_game(self, game_id: int) -> None:
         """Delete a game and everything kept about it (inside a transaction)."""
-        for table in ("seating", "snapshots", "log", "actions"):
+        for table in ("seating", "snapshots", "log", "actions", "chosen_seeds"):
             self._db.execute(f"DELETE FROM {table} WHERE game_id = ?", (game_id,))
         self._db.execute("DELETE FROM games WHERE id = ?", (game_id,))
 
@@ -413,9 +474,10 @@ class Store:
             return [dict(zip(names, row)) for row in cursor.fetchall()]
 
         (game,) = rows("SELECT id, game, players, seed, options, started_at, ended_at, result, abandoned FROM games WHERE id = ?")
-        game["seating"] = rows("SELECT seat, name, bot, start_player FROM seating WHERE game_id = ? ORDER BY seat")
+        game["seating"] = rows("SELECT seat, name, bot, start_player, bot_level FROM seating WHERE game_id = ? ORDER BY seat")
         game["actions"] = rows("SELECT n, seat, action, at, undone_at FROM actions WHERE game_id = ? ORDER BY n")
         game["log"] = rows("SELECT seq, action, entry FROM log WHERE game_id = ? ORDER BY seq")
+        game["seed_chosen"] = self.seed_chosen(game_id)
         return game
 
     def find_game(self, game: str, seed: int, started_at: float) -> int | None:
@@ -424,10 +486,10 @@ class Store:
                                (game, seed, started_at)).fetchone()
         return None if row is None else row[0]
 
-    def add_game_rows(self, game: dict) -> int:
+    def add_game_rows(self, game: dict, keep_id_below: int) -> int:
         """Add a game given as :meth:`game_rows` gives it (inside a transaction), under its
-        own id when that is free, else a new one; return the id it got."""
-        taken = self.game(game["id"]) is not None
+        own id when that is free and below ``keep_id_below``, else a new one; return the id it got."""
+        taken = game["id"] >= keep_id_below or self.game(game["id"]) is not None
         columns = ("game", "players", "seed", "options", "started_at", "ended_at", "result", "abandoned")
         values = [game[column] for column in columns]
         if taken:
@@ -436,12 +498,15 @@ class Store:
             cursor = self._db.execute(f"INSERT INTO games (id, {', '.join(columns)}) VALUES ({', '.join('?' * 9)})",
                                       [game["id"], *values])
         game_id = cursor.lastrowid
-        self._db.executemany("INSERT INTO seating (game_id, seat, name, bot, start_player) VALUES (?, ?, ?, ?, ?)",
-                             [(game_id, s["seat"], s["name"], s["bot"], s["start_player"]) for s in game["seating"]])
+        self._db.executemany("INSERT INTO seating (game_id, seat, name, bot, start_player, bot_level) VALUES (?, ?, ?, ?, ?, ?)",
+                             [(game_id, s["seat"], s["name"], s["bot"], s["start_player"], s.get("bot_level"))
+                              for s in game["seating"]])
         self._db.executemany("INSERT INTO actions (game_id, n, seat, action, at, undone_at) VALUES (?, ?, ?, ?, ?, ?)",
                              [(game_id, a["n"], a["seat"], a["action"], a["at"], a["undone_at"]) for a in game["actions"]])
         self._db.executemany("INSERT INTO log (game_id, seq, action, entry) VALUES (?, ?, ?, ?)",
                              [(game_id, e["seq"], e["action"], e["entry"]) for e in game["log"]])
+        if game.get("seed_chosen"):  # absent from files exported before chosen seeds were noted
+            self.choose_seed(game_id)
         return game_id
 
     # -------------------------------------------------------------- snapshots

@@ -34,7 +34,6 @@ from typing import Callable, Iterable
 from . import games
 from .games import Game, IllegalAction
 from .games.base import LOG_SHOWN, seat_ref
-from .records.seating import record_seating
 from .store import GameRecord, StorageError, Store
 
 log = logging.getLogger(__name__)
@@ -92,6 +91,7 @@ def _new_token() -> str:
 class _Seat:
     name: str
     token_hash: str
+    bot: str | None = None  # the level of the bot on the seat; None: a person
 
 
 @dataclass
@@ -129,6 +129,7 @@ class _Current:
     fingerprints: dict[int, str] = field(default_factory=dict)  # seat -> hash of its options and secrets
     changed_at: dict[int, int] = field(default_factory=dict)  # seat -> version of its oldest view still current
     log: list[_LogLine] = field(default_factory=list)  # the whole game's log, oldest first
+    seed_chosen: bool = False  # started with a seed someone chose: they may know every hand
 
 
 class Table:
@@ -144,6 +145,7 @@ class Table:
         self._offered = [_describe(games.get(game_id)) for game_id in self.offered_games]
         self.data_dir = Path(data_dir)  # the play records (companion/records) read the same database
         self._store = Store(data_dir)
+        self._troubles: dict[int, dict] = {}  # seat -> why its player (a bot) cannot move now, in both languages
         self._restore()
 
     # ================================================================ reading
@@ -175,6 +177,11 @@ class Table:
         """Each seat's player name, None for a free seat."""
         with self._lock:
             return [self._seats[s].name if s in self._seats else None for s in range(self.players)]
+
+    def bots(self) -> list[str | None]:
+        """Each seat's bot level, None for a person or a free seat (pages name a bot in their language)."""
+        with self._lock:
+            return [self._seats[s].bot if s in self._seats else None for s in range(self.players)]
 
     def seat_of(self, token: str | None) -> int | None:
         """The seat a token holds, or None. Constant-time in the token."""
@@ -222,7 +229,8 @@ class Table:
                 "offered_games": copy.deepcopy(self._offered),
                 "host": {"exists": self.has_host, "seat": self.host_seat},
                 "game": None,
-                "seats": [{"seat": s, "name": n, "taken": n is not None} for s, n in enumerate(names)],
+                "seats": [{"seat": s, "name": n, "taken": n is not None, "bot": bot, "trouble": self._troubles.get(s)}
+                          for (s, n), bot in zip(enumerate(names), self.bots())],
                 "view": None,
                 "history": [self._history_entry(r) for r in self._store.finished_games(HISTORY_SHOWN)],
             }
@@ -233,6 +241,7 @@ class Table:
                     "players": current.record.players,
                     "options": current.record.options,
                     "over": current.game.is_over(current.state),
+                    "seed_chosen": current.seed_chosen,
                 }
                 info["view"] = self._envelope(current, current.game.view(current.state, None), None)
             return info
@@ -278,8 +287,9 @@ class Table:
             raise NotFound(f"this table does not offer the game {game_id!r} (it offers: {known})",
                            f"このテーブルでは {game_id!r} は遊べません（遊べるゲーム: {known}）")
         game = games.get(game_id)
+        seed_chosen = seed is not None
         if seed is None:
-            seed = secrets.randbelow(2**31)
+            seed = secrets.randbelow(2**63)  # 63 bits: no search through the seeds finds the deal
         try:
             state = game.setup(players, seed, options)
         except ValueError as error:  # the engine says what is wrong with the players, seed or options
@@ -292,17 +302,21 @@ class Table:
                     self._store.set_meta("host_token_hash", host_hash)
                 if self._current and not self._current.game.is_over(self._current.state):
                     self._store.end_game(self._current.record.id, None, abandoned=True)
-                    record_seating(self._store, self._current.game, self._current.record, self.names())
+                    self._record_seating(self._current)
                 record_id = self._store.add_game(game_id, players, seed, state["options"])
+                if seed_chosen:
+                    self._store.choose_seed(record_id)
                 setup_entries = state["log"]  # what the setup wrote (a first round begins...)
                 seqs = self._store.add_log_entries(record_id, None, setup_entries)
                 self._store.remove_seats_from(players)
                 self._store.set_meta("current_game", record_id)
             self._seats = {s: seat for s, seat in self._seats.items() if s < players}
+            self._troubles.clear()  # a new game: every player starts afresh
             if host_hash:
                 self._host_hash = host_hash
             self._current = _Current(self._store.game(record_id), game, state, 0,
-                                     log=[_LogLine(seq, None, entry) for seq, entry in zip(seqs, setup_entries)])
+                                     log=[_LogLine(seq, None, entry) for seq, entry in zip(seqs, setup_entries)],
+                                     seed_chosen=seed_chosen)
             self._note_changes(self._current, fingerprints, everyone_changed=True)
         self._notify()
         return host_token
@@ -352,9 +366,13 @@ class Table:
             self._host_hash = token_hash
         self._notify()
 
-    def join(self, seat: int, name: str) -> str:
-        """Take a free seat under ``name``; returns the seat token (the phone's key to it)."""
+    def join(self, seat: int, name: str, *, bot: str | None = None) -> str:
+        """Take a free seat under ``name``; returns the seat token (the phone's key to it).
+        ``bot``: the level of the bot taking it (kept with the seat and in the play's record;
+        the table attaches no meaning to it), None for a person."""
         name = clean_name(name)
+        if bot is not None and not (isinstance(bot, str) and bot.isascii() and bot.isalpha()):
+            raise TableError(f"a bot level is a word, not {bot!r}", f"ボットのレベルは単語で指定してください（{bot!r} は使えません）")
         with self._lock:
             self._require_game()
             self._require_seat_number(seat)
@@ -363,8 +381,8 @@ class Table:
                 raise Conflict(f"seat {seat + 1} is taken by {taken_by}", f"{seat + 1}番の席には{taken_by}さんが着いています")
             token = _new_token()
             with self._change():
-                self._store.add_seat(seat, name, hash_token(token))
-            self._seats[seat] = _Seat(name, hash_token(token))
+                self._store.add_seat(seat, name, hash_token(token), bot)
+            self._seats[seat] = _Seat(name, hash_token(token), bot)
         self._notify()
         return token
 
@@ -378,6 +396,7 @@ class Table:
             with self._change():
                 self._store.remove_seat(seat)
             del self._seats[seat]
+            self._troubles.pop(seat, None)
         self._notify()
 
     def free_all_seats(self) -> None:
@@ -388,6 +407,7 @@ class Table:
             with self._change():
                 self._store.remove_seats_from(0)
             self._seats = {}
+            self._troubles.clear()
         self._notify()
 
     def act(self, seat: int, action: dict, version: int) -> None:
@@ -426,7 +446,7 @@ class Table:
                     self._store.add_snapshot(current.record.id, applied, current.game.dump(new_state))
                 if current.game.is_over(new_state):
                     self._store.end_game(current.record.id, current.game.result(new_state), abandoned=False)
-                    record_seating(self._store, current.game, current.record, self.names())
+                    self._record_seating(current, new_state)
             current.state, current.applied = new_state, applied
             current.log += [_LogLine(seq, n, entry) for seq, entry in zip(seqs, written)]
             self._note_changes(current, fingerprints)
@@ -438,7 +458,11 @@ class Table:
         log flagged as undone, its log entries stay marked ``undone``, and a new entry of
         kind "undo" says who took back what: the player on seat ``by``, or (None) the host
         without a seat or the panel. The RNG is part of the state, so doing the same again
-        gives the same cards or dice: undo cannot re-roll."""
+        gives the same cards or dice: undo cannot re-roll.
+
+        A finished game whose replay or moves the records have served (every hand shown to
+        whoever asked) is refused: what everyone may have seen cannot become secret again
+        (``docs/records.md``, *Replays and undo*)."""
         with self._lock:
             current = self._require_game()
             last = self._store.last_applied_action(current.record.id)
@@ -452,6 +476,12 @@ class Table:
             state, applied = self._replay(current.record, current.game, upto=current.applied - 1)
             fingerprints = _fingerprints(current.game, state)
             with self._change():
+                if was_over and self._store.shown_after_end(current.record.id):  # checked where the records write it
+                    raise Conflict(
+                        "this game is over and its replay or moves have been opened, so every hand may have been "
+                        "seen: it can no longer be taken back past its end (start a new game or a rematch)",
+                        "このゲームは終わり、リプレイか手の記録が開かれたので、全員の手札が見られたかもしれません。"
+                        "終わった後の手はもう取り消せません（新しいゲームか再戦を始めてください）")
                 self._store.undo_last_action(current.record.id)
                 (seq,) = self._store.add_log_entries(current.record.id, None, [entry])
                 self._store.drop_snapshots_after(current.record.id, current.applied - 1)
@@ -463,6 +493,23 @@ class Table:
                     line.undone = True
             current.log.append(_LogLine(seq, None, entry))
             self._note_changes(current, fingerprints)
+        self._notify()
+
+    def report_trouble(self, seat: int, trouble: dict | None) -> None:
+        """Say on every screen why the player on ``seat`` cannot move now (``{"en", "ja"}``:
+        a bot whose search failed, which tries again), or (None) that it can again. It is
+        kept in memory only: after a restart the player tries afresh. The version grows
+        (as for any change everyone sees) only when the words change."""
+        with self._lock:
+            self._require_seat_number(seat)
+            if self._troubles.get(seat) == trouble:
+                return
+            with self._change():
+                pass  # nothing of the game changes; the version does, so every screen redraws
+            if trouble is None:
+                del self._troubles[seat]
+            else:
+                self._troubles[seat] = dict(trouble)
         self._notify()
 
     # ================================================================ events
@@ -521,6 +568,17 @@ class Table:
         for listener in listeners:
             listener(version)
 
+    def _record_seating(self, current: _Current, state: dict | None = None) -> None:
+        """Keep with the play who sat where as it ends (or is abandoned), in the same
+        transaction, so a play is never stored without its players: each seat's name then
+        (seats are freed and names change afterwards), its bot's level, and whether it
+        started (the game says so: ``Game.start_player``)."""
+        starter = current.game.start_player(current.state if state is None else state)
+        bots = self.bots()
+        self._store.record_seating(current.record.id, [
+            {"seat": seat, "name": name, "bot": bots[seat], "start_player": seat == starter}
+            for seat, name in enumerate(self.names())])
+
     def _restore(self) -> None:
         store = self._store
         self._version = store.get_meta("version", 0)
@@ -530,7 +588,7 @@ class Table:
             if not store.problem:  # with nothing saved, the code lasts until the next start
                 with store.transaction():
                     store.set_meta("join_code", self._join_code)
-        self._seats = {seat: _Seat(name, token_hash) for seat, (name, token_hash) in store.seats().items()}
+        self._seats = {seat: _Seat(name, token_hash, bot) for seat, (name, token_hash, bot) in store.seats().items()}
         self._host_hash = store.get_meta("host_token_hash")
         legacy_host_seat = store.get_meta("host_seat")  # saved before hosting moved to tokens
         if legacy_host_seat is not None:
@@ -558,7 +616,7 @@ class Table:
                         store.set_meta("current_game", None)
                 return
             log_lines = [_LogLine(*row) for row in store.log_entries(record.id)]
-            self._current = _Current(record, game, state, applied, log=log_lines)
+            self._current = _Current(record, game, state, applied, log=log_lines, seed_chosen=store.seed_chosen(record.id))
             self._note_changes(self._current, _fingerprints(game, state), everyone_changed=True)
 
     def _replay(self, record: GameRecord, game: Game, upto: int | None = None) -> tuple[dict, int]:
@@ -588,7 +646,10 @@ class Table:
         view["title"] = current.game.title
         view["play_id"] = current.record.id  # once the game is over, its play in the records (a finished result's links)
         view["names"] = self.names()
+        view["bots"] = self.bots()  # a bot's level on its seat: pages name it in their own language
         view["problem"] = self.problem  # so every screen can say at once that nothing is saved
+        view["troubles"] = {str(seat): dict(words) for seat, words in sorted(self._troubles.items())}
+        view["seed_chosen"] = current.seed_chosen  # every phone says so: whoever chose it may know every hand
         view["actions"] = [] if seat is None else current.game.legal_actions(current.state, seat)
         view["log"] = _readable(current.log, seat, last=LOG_SHOWN)  # the table's log: undone moves too
         return view

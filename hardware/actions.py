@@ -8,7 +8,11 @@ so card games get no action buttons here — phones play them — only undo and 
 Each offered type has a label template filled from the action's fields (``{name}``: the
 acting seat's name). ``personal`` types belong to one seat (Pig House: "Taro: pig lost"),
 so each seat's copy is listed; the others are table-wide steps anyone may take and are
-listed once.
+listed once. ``confirm`` types ask first on the panel, "No" highlighted, exactly those the
+phones ask to confirm (web/static/games/*.js ``confirm``): what only the host's undo could
+take back. ``ends_step`` types close a step in which others may still act (the end of an
+attack while losses are being entered): they are listed after everything else, so the
+game menu never opens on them.
 """
 
 from __future__ import annotations
@@ -24,31 +28,34 @@ class ActionKind:
     en: str
     ja: str
     personal: bool = False
+    confirm: bool = False
+    ends_step: bool = False
 
 
 PIG_HOUSE = {
     "pig_action": ActionKind("Pig action: {kind}", "こぶたアクション: {kind}"),
     "roll": ActionKind("Roll the die", "サイコロを振る"),
-    "die_face": ActionKind("Die shows {pigs} pig(s){pot}", "出目: こぶた{pigs}{pot}"),
+    "die_face": ActionKind("Die shows {pigs}{pot}", "出目: {pigs}{pot}", confirm=True),
     "pot": ActionKind("Pot: {action}", "なべ: {action}"),
     "move_wolves": ActionKind("Move the wolves", "オオカミを動かす"),
-    "wolf_card": ActionKind("Wolf card ({card}): {number}", "オオカミカード({card}): {number}"),
-    "happenings_done": ActionKind("Happenings done", "ハプニング終了"),
-    "attack_done": ActionKind("Attack done", "攻撃終了"),
+    "wolf_card": ActionKind("Wolf card ({card}): {number}", "オオカミカード({card}): {number}", confirm=True),
+    "happenings_done": ActionKind("Happenings done", "ハプニング終了", ends_step=True),
+    "attack_done": ActionKind("Attack done", "攻撃終了", confirm=True, ends_step=True),
     # The wolf pieces carry no numbers: a wolf is named by the square it stands on.
-    "wolf_potted": ActionKind("Wolf on square {square} fell in a pot", "マス{square}のオオカミがなべに落ちた"),
-    "pig_lost": ActionKind("{name}: pig lost", "{name}: こぶたを失う", personal=True),
-    "invincible": ActionKind("{name}: use invincibility", "{name}: 無敵を使う", personal=True),
-    "ground_pigs": ActionKind("{name}: {count} on ground floor", "{name}: 1階に{count}", personal=True),
-    "outer_pigs": ActionKind("{name}: {count} on outer ring", "{name}: 外周に{count}", personal=True),
+    "wolf_potted": ActionKind("Wolf on square {square} fell in a pot", "マス{square}のオオカミがなべに落ちた", confirm=True),
+    "pig_lost": ActionKind("{name}: pig lost", "{name}: こぶたを失う", personal=True, confirm=True),
+    "invincible": ActionKind("{name}: use invincibility", "{name}: 無敵を使う", personal=True, confirm=True),
+    "ground_pigs": ActionKind("{name}: {count} on ground floor", "{name}: 1階に{count}", personal=True, confirm=True),
+    "outer_pigs": ActionKind("{name}: {count} on outer ring", "{name}: 外周に{count}", personal=True, confirm=True),
 }
 
-WOLF_POTTED_SHARING = ActionKind("Square {square}: wolf {n} of {count} in a pot", "マス{square}の{count}匹中{n}匹目 なべに落ちた")
+WOLF_POTTED_SHARING = ActionKind("Square {square}: wolf {n} of {count} in a pot", "マス{square}の{count}匹中{n}匹目 なべに落ちた",
+                                 confirm=True)
 """The wolf_potted label when wolves share a square (a happening can add one where another
 stands): they are numbered in the order they came out, so each button still differs."""
 
 LEDGER = {
-    "start-player": ActionKind("Start player: {seat_name}", "スタートプレイヤー: {seat_name}"),
+    "start-player": ActionKind("Start player: {seat_name}", "スタートプレイヤー: {seat_name}", confirm=True),
     "next-round": ActionKind("Next round", "次のラウンドへ"),
 }
 
@@ -76,6 +83,10 @@ OFFERED: dict[str, dict[str, ActionKind]] = {
 }
 """Per game id, the action types the buttons offer (a game not listed gets none)."""
 
+PLAYS_EVERY_STEP = frozenset({"pig-house"})
+"""The games whose every action the panel offers, for every seat: there a free seat stalls
+nothing (the panel acts for it), so the status screen does not call it empty."""
+
 
 @dataclass(frozen=True)
 class PanelAction:
@@ -84,6 +95,7 @@ class PanelAction:
     seat: int
     action: dict
     label: str
+    confirm: bool = False  # ask first, "No" highlighted
 
 
 def offered_actions(game_id: str, actions_by_seat: dict[int, list[dict]], public: dict,
@@ -91,7 +103,7 @@ def offered_actions(game_id: str, actions_by_seat: dict[int, list[dict]], public
     """The panel's list for ``game_id`` from each acting seat's legal actions, in seat order;
     table-wide actions once (done by the first seat that may), personal ones per seat."""
     kinds = OFFERED.get(game_id, {})
-    offered: list[tuple[bool, PanelAction]] = []
+    offered: list[tuple[tuple[bool, bool], PanelAction]] = []
     seen: set[str] = set()
     for seat, actions in sorted(actions_by_seat.items()):
         for action in actions:
@@ -102,9 +114,11 @@ def offered_actions(game_id: str, actions_by_seat: dict[int, list[dict]], public
             if key in seen:
                 continue
             seen.add(key)
-            offered.append((kind.personal, PanelAction(seat, action, _label(kind, action, seat, public, names, language))))
-    # The step's table-wide actions first (attack done, roll...): the usual next step is then
-    # the game menu's first item, two presses from the status screen.
+            label = _label(kind, action, seat, public, names, language)
+            offered.append(((kind.ends_step, kind.personal), PanelAction(seat, action, label, kind.confirm)))
+    # The step's table-wide actions first (roll, move the wolves...): the usual next step is
+    # then the game menu's first item, two presses from the status screen. What ends a step
+    # others may still act in (attack done) comes last, after their own actions.
     return [action for _, action in sorted(offered, key=lambda pair: pair[0])]
 
 
@@ -118,7 +132,8 @@ def _label(kind: ActionKind, action: dict, seat: int, public: dict, names: list[
         fields["seat_name"] = fit(names[action["seat"]], 60)
     if action.get("type") == "die_face":
         face = public["die_faces"][action["face"]]
-        fields["pigs"] = face["pigs"]
+        count = face["pigs"]
+        fields["pigs"] = f"こぶた{count}" if language == "ja" else f"{count} pig{'' if count == 1 else 's'}"
         fields["pot"] = (" + pot" if language == "en" else "+なべ") if face["pot"] else ""
     if action.get("type") == "wolf_potted":
         fields["square"] = next(wolf["square"] for wolf in public["wolves"] if wolf["id"] == action["wolf"])

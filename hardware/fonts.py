@@ -98,23 +98,49 @@ def fit(text: str, width: float) -> str:
     return whole[: max(length, 0)].rstrip() + ELLIPSIS
 
 
+BREAK_AFTER = "、。"
+"""Japanese punctuation a line may break after (Japanese has no spaces between words): a list
+of names "Taro、Hanako、Alexandria" breaks between the names, not inside one."""
+
+
+def _words(paragraph: str) -> list[tuple[str, str]]:
+    """``paragraph`` as (joiner, word) pairs: a word and what joins it to the word before on
+    the same line (a space, or nothing after Japanese punctuation)."""
+    words, joiner, word = [], "", ""
+    for char in paragraph:
+        if char == " ":
+            words.append((joiner, word))
+            joiner, word = " ", ""
+            continue
+        word += char
+        if char in BREAK_AFTER:
+            words.append((joiner, word))
+            joiner, word = "", ""
+    words.append((joiner, word))
+    return words
+
+
 def wrap(text: str, width: float) -> list[str]:
-    """``text`` broken into lines of at most ``width`` pixels: at spaces where possible,
-    anywhere in a word too long for a line (Japanese has no spaces to break at)."""
+    """``text`` broken into lines of at most ``width`` pixels: at spaces and after Japanese
+    punctuation where possible, anywhere in a word too long for a line (Japanese has no
+    spaces to break at)."""
     lines: list[str] = []
     for paragraph in text.split("\n"):
         line = ""
-        for word in paragraph.split(" "):
-            candidate = f"{line} {word}" if line else word
+        for joiner, word in _words(paragraph):
+            candidate = f"{line}{joiner}{word}" if line else word
             if text_width(candidate) <= width:
                 line = candidate
                 continue
-            if line:
-                lines.append(line)
-            line = ""
-            for char in word:
-                if text_width(line + char) > width and line:
+            if text_width(word) <= width or not line:
+                if line:
                     lines.append(line)
+                line = ""
+            else:  # a word longer than a whole line begins where this line has room
+                line += joiner
+            for char in word:
+                if text_width(line + char) > width and line.strip():
+                    lines.append(line.rstrip())
                     line = ""
                 line += char
         lines.append(line)

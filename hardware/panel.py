@@ -40,11 +40,22 @@ from companion.games import render_text
 from companion.network import wifi_qr_payload
 from companion.table import StorageError, Table, TableError
 
-from .actions import OFFERED, offered_actions
+from .actions import OFFERED, PLAYS_EVERY_STEP, offered_actions
 from .buttons import ButtonEvent, Buttons
 from .display import Display
 from .fonts import wrap
-from .screens import PRODUCT, Screen, choice_word, render, seat_names, status_screen, text_lines, word
+from .screens import (
+    PRODUCT,
+    Screen,
+    choice_word,
+    render,
+    seat_names,
+    status_body_rows,
+    status_headline_rows,
+    status_screen,
+    text_lines,
+    word,
+)
 
 log = logging.getLogger(__name__)
 
@@ -98,29 +109,41 @@ class Page:
 
 
 class HomePage(Page):
-    """The status of the game on the table, or the join screen when there is none."""
+    """The status of the game on the table, or the join screen when there is none.
+
+    On a status screen up/down turn the pages of what does not fit, ``ok`` opens the game
+    menu and ``back`` shows the join QR code (and the Wi-Fi one): one press for a latecomer."""
 
     def __init__(self):
         self.scroll = 0
+        self.page_rows = 1  # body rows of the last status screen drawn: one page
 
     def screen(self, panel: Panel) -> Screen:
         info = panel.public
         if info["game"] is None:
             screen = panel.join_screen()
         else:
-            screen = status_screen(info, panel.language, self.scroll)
-            self.scroll = min(self.scroll, max(0, len(screen.lines) - 1))
+            screen = status_screen(info, panel.language, self.scroll, panel.height, panel.empty_seat_help())
+            self.page_rows = status_body_rows(screen, panel.height)
+            self.scroll = min(self.scroll, max(0, len(screen.lines) - self.page_rows))
+            screen = replace(screen, scroll=self.scroll)
         if info.get("problem"):  # a read-only or full SD card: say so where everyone looks
-            screen = replace(screen, title=word("cannot_save", panel.language))
+            if screen.big:  # no title bar: it takes the headline's place, the headline goes below
+                screen = replace(screen, headline=word("cannot_save", panel.language),
+                                 lines=(*status_headline_rows(screen.headline or "", False), *screen.lines), die=None)
+            else:
+                screen = replace(screen, title=word("cannot_save", panel.language))
         return screen
 
     def key(self, panel: Panel, key: str) -> None:
         if key == "up":
-            self.scroll = max(0, self.scroll - 1)
+            self.scroll = max(0, self.scroll - self.page_rows)
         elif key == "down":
-            self.scroll += 1
+            self.scroll += self.page_rows
         elif key == "ok":
             panel.push(panel.game_menu() if panel.public["game"] else panel.main_menu())
+        elif key == "back" and panel.public["game"]:
+            panel.push(JoinPage())
 
 
 @dataclass
@@ -206,13 +229,25 @@ class InfoPage(Page):
 
 
 class JoinPage(Page):
-    """The join screen shown from the menu (back returns)."""
+    """The join screen shown from the menu or by ``back`` on a status screen (ok or back
+    return). While the companion's own Wi-Fi is up it takes turns with the Wi-Fi QR code, as
+    the idle screen does; up/down show the other one at once (and stop the turns)."""
+
+    def __init__(self):
+        self.wifi: bool | None = None  # None: by the clock
+        self.opened = time.monotonic()
+
+    def clock(self) -> float:
+        """Seconds since the page opened: the turns start with the Wi-Fi code, the first step."""
+        return time.monotonic() - self.opened
 
     def screen(self, panel: Panel) -> Screen:
-        return panel.join_screen()
+        return panel.join_screen(now=self.clock(), wifi=self.wifi)
 
     def key(self, panel: Panel, key: str) -> None:
-        if key in ("ok", "back"):
+        if key in ("up", "down"):
+            self.wifi = not self.screen(panel).title.startswith("1.")
+        elif key in ("ok", "back"):
             panel.pop()
 
 
@@ -378,14 +413,17 @@ class Panel:
 
     def _showing_join_steps(self) -> bool:
         """Whether the glass takes turns between the Wi-Fi and the join QR codes."""
-        return self._access_point() is not None and len(self._pages) == 1 and not self.public.get("game")
+        if self._access_point() is None:
+            return False
+        top = self._pages[-1]
+        return (len(self._pages) == 1 and not self.public.get("game")) or (isinstance(top, JoinPage) and top.wifi is None)
 
-    def join_screen(self, now: float | None = None) -> Screen:
+    def join_screen(self, now: float | None = None, wifi: bool | None = None) -> Screen:
         """The join QR code with the address and code; while the companion's own Wi-Fi is up,
         every other JOIN_STEP_SECONDS (of the monotonic clock, or ``now``) its Wi-Fi QR code
-        instead, each labelled as a step."""
+        instead (or as ``wifi`` says), each labelled as a step."""
         access_point = self._access_point()
-        wifi_turn = int((time.monotonic() if now is None else now) // JOIN_STEP_SECONDS) % 2 == 0
+        wifi_turn = int((time.monotonic() if now is None else now) // JOIN_STEP_SECONDS) % 2 == 0 if wifi is None else wifi
         if access_point is not None and wifi_turn:
             lines = (access_point.ssid, self._t("Password:", "パスワード:"), access_point.password)
             return Screen("idle", self._t("1. Join Wi-Fi", "1. Wi-Fi接続"), lines,
@@ -401,6 +439,14 @@ class Panel:
             title = heading[0]
             return Screen("idle", title, tuple(lines), qr=url.upper() if url else None)
         return Screen("idle", self._say(PRODUCT), (address, f"{word('code', self.language)} {code}"))
+
+    def empty_seat_help(self) -> str | None:
+        """What the status screen tells to do about an awaited free seat (see
+        :func:`hardware.screens.status_screen`): nothing where the panel plays every step."""
+        game = self.public.get("game")
+        if not game or game["id"] in PLAYS_EVERY_STEP:
+            return None
+        return "bot" if self.bots is not None and has_bots(game["id"]) else "join"
 
     def main_menu(self) -> MenuPage:
         def items() -> list[MenuItem]:
@@ -420,8 +466,8 @@ class Panel:
 
         def items() -> list[MenuItem]:
             version = self.public["version"]  # what the listed actions were read from
-            entries = [MenuItem(a.label, lambda a=a: self._act(a.seat, a.action, version))
-                       for a in self._panel_actions()]
+            entries = self._awaited_bot_items()
+            entries += [MenuItem(a.label, lambda a=a: self._choose_action(a, version)) for a in self._panel_actions()]
             if self.public["game"]["over"]:
                 entries.append(MenuItem(self._t("Play again", "もう一度遊ぶ"), self._ask_rematch))
             elif self._bot_items():
@@ -472,25 +518,40 @@ class Panel:
                                       lambda number=number, level=levels[number]: self._ask_remove_bot(number, level)))
         return items
 
+    def _awaited_bot_items(self) -> list[MenuItem]:
+        """"Seat 4: add a bot" for each free seat the game waits for, first in the game menu:
+        the status screen's "add a bot (ok)" is then ok, ok, and ok for the level."""
+        if not self._bot_items():
+            return []
+        view = self.public["view"]
+        waiting = set(view.get("waiting_for", view["to_act"]))
+        return [MenuItem(self._t(f"Seat {seat['seat'] + 1}: add a bot", f"{seat['seat'] + 1}番: ボットを入れる"),
+                         lambda number=seat["seat"]: self.push(self._bot_levels(number, home=True)))
+                for seat in self.public["seats"] if not seat["taken"] and seat["seat"] in waiting]
+
     def _bot_menu(self) -> MenuPage:
         return MenuPage(self._t("Bots", "ボット"), self._bot_items)
 
-    def _bot_levels(self, seat: int) -> MenuPage:
+    def _bot_levels(self, seat: int, home: bool = False) -> MenuPage:
         """How strong the bot for ``seat`` plays; "normal" highlighted first. Seating needs
-        no "Yes": removing the bot undoes it, and its moves can be taken back."""
+        no "Yes": removing the bot undoes it, and its moves can be taken back. Then back to the
+        bots (the next seat may want one too), or ``home`` (the seat the game waited for)."""
         page = MenuPage(self._t(f"Bot for seat {seat + 1}", f"{seat + 1}番の席のボット"),
-                        lambda: [MenuItem(words[self.language], lambda level=level: self._seat_bot(seat, level))
+                        lambda: [MenuItem(words[self.language], lambda level=level: self._seat_bot(seat, level, home))
                                  for level, words in BOT_LEVELS.items()])
         page.selected = list(BOT_LEVELS).index("normal")
         return page
 
-    def _seat_bot(self, seat: int, level: str) -> None:
+    def _seat_bot(self, seat: int, level: str, home: bool = False) -> None:
         try:
             self.bots.seat(seat, level)
         except (TableError, ValueError, StorageError) as error:  # taken meanwhile, a full disk...
             self.push(InfoPage(self._t("Not seated", "座れません"), self._refusal(error), "error"))
             return
-        self.pop()  # back to the bots: the next seat may want one too
+        if home:
+            self.home()
+        else:
+            self.pop()
 
     def _ask_remove_bot(self, seat: int, level: str) -> None:
         """Ask first ("No" highlighted): the bot leaves the game and its seat waits for someone."""
@@ -533,7 +594,16 @@ class Panel:
                 return
         title = game["title"][self.language]
         question = self._t(f"Start {title} for {players} players?", f"{title}を{players}人で始めますか?")
-        self.push(ConfirmPage(self._t("Start", "開始"), question, lambda: self._start(game["id"], players, chosen)))
+        self.push(self._confirm_start(self._t("Start", "開始"), question, lambda: self._start(game["id"], players, chosen)))
+
+    def _confirm_start(self, title: str, question: str, then: Callable[[], None]) -> ConfirmPage:
+        """The question before a new game: over a game still running it says that game ends,
+        and starts on "No", as the phones ask before abandoning one."""
+        running = self.public.get("game")
+        if running and not running["over"]:
+            question = self._t(f"The game in progress ends. {question}", f"進行中のゲームは終わります。{question}")
+            return ConfirmPage(title, question, then, default=False)
+        return ConfirmPage(title, question, then)
 
     def _start(self, game_id: str, players: int, options: dict) -> None:
         try:
@@ -548,13 +618,14 @@ class Panel:
         title = game["title"][self.language]
         question = self._t(f"Start {title} again for {game['players']} players?",
                            f"{title}を{game['players']}人でもう一度始めますか?")
-        self.push(ConfirmPage(self._t("New game", "新しいゲーム"), question,
-                              lambda: self._start(game["id"], game["players"], dict(game["options"]))))
+        self.push(self._confirm_start(self._t("New game", "新しいゲーム"), question,
+                                      lambda: self._start(game["id"], game["players"], dict(game["options"]))))
 
     def _ask_undo(self) -> None:
         """Ask first, naming the move (the last one of the public log not taken back yet);
         the question starts on "No"."""
         last = self._last_move()
+        last = last.rstrip(".。")  # the question adds its own "?": "…a tile?", not "…a tile.?"
         question = (self._t(f"Take back the last move: {last}?", f"最後の一手を取り消しますか: {last}")
                     if last else self._t("Take back the last action?", "最後の一手を取り消しますか?"))
         self.push(ConfirmPage(self._t("Undo", "一手戻す"), question, self._undo, default=False))
@@ -594,6 +665,15 @@ class Panel:
         its seat placeholders replaced by names."""
         japanese = getattr(error, "ja", None) if self.language == "ja" else None
         return render_text(japanese or str(error), seat_names(self.public, self.language))
+
+    def _choose_action(self, offered, version: int) -> None:
+        """Do a game menu's action; one the phones ask to confirm asks here too, "No" first."""
+        if not offered.confirm:
+            self._act(offered.seat, offered.action, version)
+            return
+        question = self._t(f"{offered.label}?", f"「{offered.label}」でよろしいですか?")
+        self.push(ConfirmPage(self.public["game"]["title"][self.language], question,
+                              lambda: self._act(offered.seat, offered.action, version), default=False))
 
     def _act(self, seat: int, action: dict, version: int) -> None:
         """Act for ``seat`` with an action read at table ``version``: if what that seat may
@@ -660,7 +740,9 @@ class Panel:
         if retry is not None:
             waits.append(retry)
         if self._showing_join_steps():
-            waits.append(JOIN_STEP_SECONDS - now % JOIN_STEP_SECONDS)
+            top = self._pages[-1]
+            clock = top.clock() if isinstance(top, JoinPage) else now
+            waits.append(JOIN_STEP_SECONDS - clock % JOIN_STEP_SECONDS)
         return max(0.0, min(waits)) if waits else None
 
     def _handle(self, event) -> None:

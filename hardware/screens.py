@@ -21,7 +21,7 @@ from PIL import Image, ImageDraw
 
 from companion.games import render_text
 
-from .fonts import FONT_SIZE, fit, panel_font, text_width, wrap
+from .fonts import ELLIPSIS, FONT_SIZE, LONGEST_LINE, fit, panel_font, text_width, wrap
 
 PRODUCT = {"en": "Tabletop Companion", "ja": "テーブルトップ・コンパニオン"}
 
@@ -34,7 +34,6 @@ WORDS = {
     "turn": {"en": "Turn", "ja": "手番"},
     "waiting": {"en": "Waiting", "ja": "待ち"},
     "over": {"en": "Game over", "ja": "ゲーム終了"},
-    "wins": {"en": "wins", "ja": "勝"},
     "stopped": {"en": "Companion stopped", "ja": "停止しました"},
     "cannot_save": {"en": "CANNOT SAVE", "ja": "保存できません"},
     "screen_error": {"en": "Screen error", "ja": "画面エラー"},
@@ -42,6 +41,9 @@ WORDS = {
     "stopped_hint": {"en": "Safe to unplug.", "ja": "電源を抜けます"},
     "place": {"en": "{place}.", "ja": "{place}位"},
     "seat": {"en": "Seat {number}", "ja": "席{number}"},
+    "bot_easy": {"en": "Bot {number} (easy)", "ja": "ボット{number}(かんたん)"},
+    "bot_normal": {"en": "Bot {number} (normal)", "ja": "ボット{number}(ふつう)"},
+    "bot_strong": {"en": "Bot {number} (strong)", "ja": "ボット{number}(つよい)"},
     "list_separator": {"en": ", ", "ja": "、"},
     "your_turn": {"en": "{name}'s turn", "ja": "{name}の番"},
     "round_over": {"en": "Round over", "ja": "ラウンド終了"},
@@ -51,10 +53,24 @@ WORDS = {
     "winner": {"en": "{names} wins", "ja": "{names}の勝ち"},
     "winners": {"en": "{names} win", "ja": "{names}の勝ち"},
     "lions_win": {"en": "The lions win", "ja": "ライオンの勝ち"},
-    "cards_taken": {"en": "Cards taken:", "ja": "取ったカード:"},
     "pile": {"en": "Square pile: {count} cards", "ja": "山札: {count}枚"},
     "final_lap": {"en": "Final lap", "ja": "最終周"},
-    "pigs_of": {"en": "{name}: {count} pigs", "ja": "{name}: こぶた{count}"},
+    "waiting_count": {"en": "Waiting for {count}", "ja": "{count}人待ち"},
+    "seat_empty": {"en": "{seat} is empty", "ja": "{seat}は空席"},
+    "empty_seat_bot": {"en": "Empty seat: {seats}. Share the join code (back) or add a bot (ok)",
+                       "ja": "{seats}は空席: 参加コード(戻る)を見せるか、ボットを入れる(決定)"},
+    "empty_seat_bot_do": {"en": "Share the join code (back) or add a bot (ok)",
+                          "ja": "参加コード(戻る)を見せるか、ボットを入れる(決定)"},
+    "empty_seat_join": {"en": "Empty seat: {seats}. Share the join code (back)",
+                        "ja": "{seats}は空席: 参加コード(戻る)を見せてください"},
+    "empty_seat_join_do": {"en": "Share the join code (back)", "ja": "参加コード(戻る)を見せてください"},
+    # Counted words: (one, many) in English; Japanese has one form.
+    "pigs": {"en": ("{name}: {count} pig", "{name}: {count} pigs"), "ja": "{name}: こぶた{count}匹"},
+    "wins_count": {"en": ("{name}: {count} win", "{name}: {count} wins"), "ja": "{name}: {count}勝"},
+    "cards_taken": {"en": ("{name} took {count} card", "{name} took {count} cards"), "ja": "{name}: {count}枚取った"},
+    "points": {"en": ("{count} point", "{count} points"), "ja": "{count}点"},
+    "die_shows": {"en": ("Die: {count} pig", "Die: {count} pigs"), "ja": "出目: こぶた{count}"},
+    "die_shows_pot": {"en": ("Die: {count} pig + pot", "Die: {count} pigs + pot"), "ja": "出目: こぶた{count}+なべ"},
     "invincibility_used": {"en": "Invincibility used: {names}", "ja": "無敵使用済: {names}"},
     "wolves_at": {"en": "Wolves on squares {squares}", "ja": "オオカミ: マス{squares}"},
     "next_attacks": {"en": "Next attack cards: {numbers}", "ja": "次の攻撃カード: {numbers}"},
@@ -127,7 +143,11 @@ class Screen:
     ``kind`` names the screen (``idle``, ``menu``, ``status``, ``confirm``, ``info``,
     ``stopped``); ``selected`` is the highlighted body line of a list, ``scroll`` the first
     body line shown otherwise; ``qr`` a text to show as a QR code on the left;
-    ``die`` a rolled face ``(pigs, pot)`` drawn big on the right.
+    ``die`` a rolled face ``(pigs, pot)``, drawn as a small die at the right of a status
+    screen's headline (the face is in words below: the pot only there).
+
+    A ``big`` screen (the status screens) has no title bar: its ``title`` stays in the data
+    (the game's name), the ``headline`` is drawn first, then the lines, all 16 px.
     """
 
     kind: str
@@ -138,7 +158,8 @@ class Screen:
     qr: str | None = None
     die: tuple[int, bool] | None = None
     inverted_title: bool = True
-    headline: str | None = None  # drawn twice as big under the title: what matters most now
+    headline: str | None = None  # a status screen's first rows, inverted: what matters most now
+    big: bool = False  # a status screen: no title bar, every row 16 px (see STATUS_SCALE)
 
 
 @dataclass(frozen=True)
@@ -149,7 +170,7 @@ class Row:
     y: int
     text: str
     inverted: bool = False
-    scale: int = 1  # 2: drawn twice as wide and high (the headline, 16 px)
+    scale: int = 1  # 2: drawn twice as wide and high (status screens' 16 px rows)
 
 
 @dataclass(frozen=True)
@@ -162,16 +183,24 @@ class Layout:
 
 QR_PIXELS_PER_MODULE = 2
 QR_MIN_QUIET_PIXELS = 3  # lit pixels at least, around the code
-DIE_SIDE = 40
 
 
-HEADLINE_SCALE = 2
-"""The headline's glyphs are the font's doubled: 16 px high, still whole pixels."""
+STATUS_SCALE = 2
+"""Status screens are read from across the table, so every row of them is the font doubled:
+16 px rows (glyphs 14 px high), 16 half-width or 8 full-width characters to a 128 px row,
+4 rows on a 64 px display, 2 on a 32 px one. What does not fit is paged with up/down."""
 
+STATUS_ROW = FONT_SIZE * STATUS_SCALE
 
-def body_rows(height: int, headline: bool = False) -> int:
-    """How many body lines fit under the title bar (and the headline, if any)."""
-    return (height - (HEADLINE_SCALE * FONT_SIZE if headline else 0)) // FONT_SIZE - 1
+STATUS_ROW_TEXT = 128 // STATUS_SCALE
+"""The width, in pixels of the 8 px font, of a status row's text (drawn doubled: 128 px)."""
+
+MAX_HEADLINE_ROWS = 2
+"""A headline longer than this (on a 64 px display; 1 row on a 32 px one) gives way to a
+shorter one, the whole sentence going below."""
+
+DIE_ICON = STATUS_ROW
+"""The rolled die is drawn this big at the right of the headline; its face is in words below."""
 
 
 def visible_window(screen: Screen, rows: int) -> int:
@@ -184,60 +213,71 @@ def visible_window(screen: Screen, rows: int) -> int:
     return min(max(0, screen.scroll), count - rows)
 
 
-def _die_box(width: int, height: int) -> tuple[int, int, int]:
-    """Where the die goes: right, under the title bar, beside the headline and body lines."""
-    side = min(DIE_SIDE, height - FONT_SIZE - 2)
-    return width - side - 1, FONT_SIZE + 1 + (height - FONT_SIZE - 1 - side) // 2, side
-
-
 DISPLAY_WIDTH = 128
 """Every supported module is 128 pixels wide (companion/config.py), 64 or 32 high."""
 
 
-def headline_room(die: bool) -> int:
-    """The pixels the headline has on every supported display: the whole width, or (the die
-    beside it) up to the die as drawn on the 64 px display, the larger die of the two."""
-    if not die:
-        return DISPLAY_WIDTH
-    return min(DISPLAY_WIDTH - _die_box(DISPLAY_WIDTH, height)[2] - 3 for height in (64, 32))
+def status_headline_room(die: bool) -> int:
+    """The pixels a status headline row has: the whole width, or up to the die's icon."""
+    return DISPLAY_WIDTH - (DIE_ICON + 2 if die else 0)
+
+
+def status_headline_rows(text: str, die: bool) -> list[str]:
+    """A status headline broken into its 16 px rows."""
+    return wrap(_bounded(text), status_headline_room(die) / STATUS_SCALE)
+
+
+def status_body_rows(screen: Screen, height: int) -> int:
+    """How many body rows of a status screen show under its headline on a ``height`` display."""
+    return max(1, height // STATUS_ROW - len(status_headline_rows(screen.headline or "", screen.die is not None)))
+
+
+def _status_layout(screen: Screen, width: int, height: int) -> Layout:
+    """A status screen: the headline inverted at the top (the die's icon at its right), then
+    the body rows, all 16 px; the lines come wrapped to a row (:func:`status_screen`), so
+    nothing is cut. A 2 px bar at the right shows where the page is when there are more."""
+    rows: list[Row] = []
+    top = 0
+    for text in status_headline_rows(screen.headline or "", screen.die is not None):
+        rows.append(Row(0, top, fit(text, status_headline_room(screen.die is not None) / STATUS_SCALE),
+                        inverted=True, scale=STATUS_SCALE))
+        top += STATUS_ROW
+    count = max(0, (height - top) // STATUS_ROW)
+    first = visible_window(screen, count)
+    for index, line in enumerate(screen.lines[first : first + count]):
+        rows.append(Row(0, top + index * STATUS_ROW, fit(line, width / STATUS_SCALE), scale=STATUS_SCALE))
+    extra = {}
+    if len(screen.lines) > count:
+        extra["page"] = (first, count, len(screen.lines), top)
+    die_box = (width - DIE_ICON, 0, DIE_ICON) if screen.die is not None else None
+    return Layout(tuple(rows), None, die_box, extra)
 
 
 def layout(screen: Screen, width: int, height: int) -> Layout:
     """Where every line goes on a ``width`` × ``height`` display, each cut to fit."""
-    qr_box = die_box = None
-    text_left, text_right = 0, width
+    if screen.big:
+        return _status_layout(screen, width, height)
+    qr_box = None
+    text_left = 0
     if screen.qr is not None and height >= 64 and width >= 2 * height:
         side = height
         qr_box = (0, 0, side)
         text_left = side + 2
-    if screen.die is not None:
-        die_box = _die_box(width, height)
-        text_right = width - die_box[2] - 3
-
-    def room(y: int, line_height: int) -> int:
-        """The pixels a line at ``y`` has: up to the die where it runs beside it."""
-        return width if die_box is None or y + line_height <= die_box[1] else text_right
-
     rows: list[Row] = []
     if qr_box:
         # Beside the QR code there is no title bar: the title is the first line of the column.
         column = [screen.title, *screen.lines]
         for index, line in enumerate(column[: height // FONT_SIZE]):
             rows.append(Row(text_left, index * FONT_SIZE, fit(line, width - text_left)))
-        return Layout(tuple(rows), qr_box, die_box)
+        return Layout(tuple(rows), qr_box)
     rows.append(Row(0, 0, fit(screen.title, width), inverted=screen.inverted_title))
-    top = FONT_SIZE
-    if screen.headline is not None:
-        tall = HEADLINE_SCALE * FONT_SIZE
-        rows.append(Row(0, top, fit(screen.headline, room(top, tall) / HEADLINE_SCALE), scale=HEADLINE_SCALE))
-        top += tall
-    count = body_rows(height, screen.headline is not None)
+    count = height // FONT_SIZE - 1
     first = visible_window(screen, count)
     for index, line in enumerate(screen.lines[first : first + count]):
         number = first + index
-        y = top + index * FONT_SIZE
-        rows.append(Row(0, y, fit(line, room(y, FONT_SIZE)), inverted=screen.selected == number))
-    return Layout(tuple(rows), qr_box, die_box)
+        y = FONT_SIZE + index * FONT_SIZE
+        rows.append(Row(0, y, fit(line, width), inverted=screen.selected == number))
+    return Layout(tuple(rows), qr_box)
 
 
 def text_lines(screen: Screen, width: int, height: int) -> list[str]:
@@ -247,7 +287,7 @@ def text_lines(screen: Screen, width: int, height: int) -> list[str]:
     brackets after the text: ``[QR <data>]``, ``[die <pigs>( pot)]``.
     """
     shown = layout(screen, width, height)
-    lines = [("> " if row.inverted and row.y else "") + row.text for row in shown.rows]
+    lines = [("> " if row.inverted and row.y and not screen.big else "") + row.text for row in shown.rows]
     if screen.qr is not None and shown.qr_box is None:
         return lines  # 32 px displays have no room for the code; its URL is in the lines
     if shown.qr_box is not None:
@@ -255,6 +295,9 @@ def text_lines(screen: Screen, width: int, height: int) -> list[str]:
     if shown.die_box is not None and screen.die is not None:
         pigs, pot = screen.die
         lines.append(f"[die {pigs}{' pot' if pot else ''}]")
+    if "page" in shown.extra:
+        first, count, total, _ = shown.extra["page"]
+        lines.append(f"[lines {first + 1}-{min(first + count, total)} of {total}]")
     return lines
 
 
@@ -266,7 +309,7 @@ def render(screen: Screen, width: int, height: int) -> Image.Image:
     shown = layout(screen, width, height)
     for row in shown.rows:
         if row.scale != 1:
-            _draw_scaled(image, row, font)
+            _draw_scaled(image, row, font, width)
             continue
         if row.inverted:
             draw.rectangle((row.x, row.y, width - 1, row.y + FONT_SIZE - 1), fill=1)
@@ -274,17 +317,41 @@ def render(screen: Screen, width: int, height: int) -> Image.Image:
     if shown.qr_box is not None:
         _draw_qr(image, screen.qr, shown.qr_box)
     if shown.die_box is not None and screen.die is not None:
-        _draw_die(draw, shown.die_box, *screen.die)
+        _draw_die_icon(draw, shown.die_box, screen.die[0])
+    if "page" in shown.extra:
+        _draw_page_bar(draw, width, height, *shown.extra["page"])
     return image
 
 
-def _draw_scaled(image: Image.Image, row: Row, font) -> None:
+def _draw_scaled(image: Image.Image, row: Row, font, width: int) -> None:
     """``row`` drawn at the font's own size and enlarged pixel for pixel: a bitmap font
-    scaled by a whole number stays as crisp as it is at 8 px."""
-    small = Image.new("1", (max(1, (image.width - row.x) // row.scale), FONT_SIZE), 0)
-    ImageDraw.Draw(small).text((0, 0), row.text, font=font, fill=1)
+    scaled by a whole number stays as crisp as it is at 8 px. Inverted: dark on a lit bar
+    the width of the display."""
+    small = Image.new("1", (max(1, (width - row.x) // row.scale), FONT_SIZE), 1 if row.inverted else 0)
+    ImageDraw.Draw(small).text((0, 0), row.text, font=font, fill=0 if row.inverted else 1)
     big = small.resize((small.width * row.scale, FONT_SIZE * row.scale), Image.Resampling.NEAREST)
     image.paste(big, (row.x, row.y))
+
+
+def _draw_page_bar(draw: ImageDraw.ImageDraw, width: int, height: int, first: int, count: int, total: int,
+                   top: int) -> None:
+    """A 2 px bar down the right edge of the body: its lit part is the share of the lines
+    shown, where they are. Glyphs leave the last 2 px of their cell blank, so it touches none."""
+    span = height - top
+    start = top + span * first // total
+    end = top + max(span * min(first + count, total) // total, span * first // total + 2)
+    draw.rectangle((width - 2, start, width - 1, end - 1), fill=1)
+
+
+def _draw_die_icon(draw: ImageDraw.ImageDraw, box: tuple[int, int, int], pigs: int) -> None:
+    """The rolled die, small, on the lit headline bar: a dark outline and dark 2 px pips."""
+    x, y, side = box
+    draw.rectangle((x, y, x + side - 1, y + side - 1), fill=1)
+    draw.rectangle((x + 1, y + 1, x + side - 2, y + side - 2), outline=0)
+    step = (side - 4) // 3
+    for col, row in PIPS.get(pigs, []):
+        left, top = x + 3 + col * step, y + 3 + row * step
+        draw.rectangle((left, top, left + 1, top + 1), fill=0)
 
 
 def _draw_qr(image: Image.Image, text: str, box: tuple[int, int, int]) -> None:
@@ -297,7 +364,7 @@ def _draw_qr(image: Image.Image, text: str, box: tuple[int, int, int]) -> None:
     back to 1 px per module.
     """
     x, y, side = box
-    code = segno.make_qr(text, error="l", boost_error=False)
+    code = segno.make_qr(text, error="l", boost_error=False, eci=True)  # eci: a UTF-8 SSID says so
     modules = code.symbol_size(scale=1, border=0)[0]
     scale = QR_PIXELS_PER_MODULE if modules * QR_PIXELS_PER_MODULE + 2 * QR_MIN_QUIET_PIXELS <= side else 1
     draw = ImageDraw.Draw(image)
@@ -322,19 +389,6 @@ PIPS = {
 }
 
 
-def _draw_die(draw: ImageDraw.ImageDraw, box: tuple[int, int, int], pigs: int, pot: bool) -> None:
-    """A big die face: one pip per pig; a pot face gets a filled band along the bottom."""
-    x, y, side = box
-    draw.rounded_rectangle((x, y, x + side - 1, y + side - 1), radius=5, outline=1, width=2)
-    cell = side // 4
-    radius = max(2, side // 12)
-    for col, row in PIPS.get(pigs, []):
-        cx, cy = x + cell * (col + 1), y + cell * (row + 1) - (3 if pot else 0)
-        draw.ellipse((cx - radius, cy - radius, cx + radius, cy + radius), fill=1)
-    if pot:
-        draw.rectangle((x + 5, y + side - 8, x + side - 6, y + side - 5), fill=1)
-
-
 # ============================================================================ status screens
 
 
@@ -347,74 +401,96 @@ class StatusInput:
     names: list[str]  # every seat's name, "Seat n" where free
     view: dict  # table.public()["view"]: the public game view and its envelope
     language: str
+    free: set[int] = field(default_factory=set)  # free seats worth telling about
 
 
 def seat_names(public_info: dict, language: str = "en") -> list[str]:
-    """Every seat's name, ``Seat n`` for a free seat."""
-    return [seat["name"] or word("seat", language, number=seat["seat"] + 1) for seat in public_info["seats"]]
+    """Every seat's name, ``Seat n`` for a free seat; a bot's in ``language`` from its level."""
+    return [word(f"bot_{seat['bot']}", language, number=seat["seat"] + 1) if seat.get("bot")
+            else seat["name"] or word("seat", language, number=seat["seat"] + 1) for seat in public_info["seats"]]
 
 
-def status_screen(public_info: dict, language: str, scroll: int = 0) -> Screen:
+def status_screen(public_info: dict, language: str, scroll: int = 0, height: int = 64,
+                  empty_seat_help: str | None = "join") -> Screen:
     """The in-game status screen of whatever game is on the table (from public data only):
-    the headline (whose turn, who is awaited, or the result) big, the rest in words below."""
+    the headline (whose turn, who is awaited, or the result), then the rest in words, every
+    line wrapped to the 16 px rows of a ``height`` px display (:data:`STATUS_SCALE`).
+
+    ``empty_seat_help`` says what to do about an awaited free seat: ``"bot"`` (share the
+    join code, or add a bot from the game menu), ``"join"`` (share the join code), or None
+    where the panel itself plays every step (the Pig House tracker): then a free seat is
+    named like any other."""
     game = public_info["game"]
     view = public_info["view"]
     names = seat_names(public_info, language)  # the table lists every seat of the game, free ones too
-    info = StatusInput(game["id"], game["title"][language], names, view, language)
+    free = {seat["seat"] for seat in public_info["seats"] if not seat["taken"]} if empty_seat_help else set()
+    info = StatusInput(game["id"], game["title"][language], names, view, language, free)
+    headline_rows = 1 if height // STATUS_ROW <= 2 else MAX_HEADLINE_ROWS
     if view["over"]:
-        headline, lines = _result(info, headline_room(die=False))
+        headline, lines = _result(info, headline_rows)
         die = None
     else:
         builder = STATUS_BUILDERS.get(game["id"], _generic_status)
         more, die = builder(info)
-        headline, lines = _awaited(info, headline_room(die=die is not None))
+        headline, lines = _awaited(info, die is not None, headline_rows, empty_seat_help)
         lines += more
         last = _last_event(info)
         if last:
             lines.append(last)
-    lines = [line for line in lines if line]
-    return Screen("status", info.title, tuple(lines), scroll=scroll, die=die, headline=headline)
+        # A bot that cannot move says why (the table keeps its words): first, where it is seen.
+        lines[:0] = [f"{names[int(seat)]}: {words[language]}" for seat, words in view.get("troubles", {}).items()]
+    rows = [row for line in lines if line for row in wrap(_bounded(line), STATUS_ROW_TEXT)]
+    return Screen("status", info.title, tuple(rows), scroll=scroll, die=die, headline=headline, big=True)
 
 
-def short(name: str, pixels: int = 40) -> str:
-    """A player name cut to ``pixels`` (40 px: 10 Latin letters or 5 kana)."""
-    return fit(name, pixels)
+def _bounded(line: str) -> str:
+    """``line``, or for a line longer than any real one (a name is at most 24 characters) its
+    first LONGEST_LINE characters and "…": wrapping 100 000 characters would take minutes."""
+    return line if len(line) <= LONGEST_LINE else line[:LONGEST_LINE] + ELLIPSIS
 
 
 def _listed(info: StatusInput, seats: list[int]) -> str:
     return word("list_separator", info.language).join(info.names[seat] for seat in seats)
 
 
-def _headline(whole: str, names: str, room: int) -> tuple[str, list[str]]:
-    """``whole`` as the headline if it fits in ``room`` pixels; else the names big (cut to
-    fit) and the whole sentence small below, so the headline never loses its last words."""
-    if text_width(whole) * HEADLINE_SCALE <= room:
-        return whole, []
-    return fit(names, room / HEADLINE_SCALE), [whole]
+def _headline(candidates: list[str], die: bool, rows: int) -> tuple[str, list[str]]:
+    """The first of ``candidates`` (the whole sentence first, shorter ones after) that fits in
+    ``rows`` headline rows; when it is not the whole sentence, that goes below, so nothing is
+    ever cut. The last candidate is taken as it is."""
+    for candidate in candidates[:-1]:
+        if len(status_headline_rows(candidate, die)) <= rows:
+            return candidate, [] if candidate == candidates[0] else [candidates[0]]
+    return candidates[-1], [candidates[0]]
 
 
-def _awaited(info: StatusInput, room: int) -> tuple[str, list[str]]:
-    """The headline of a running game (``room`` pixels wide): whose input the step needs
-    (``waiting_for``; an older server's views have only ``to_act``), or what comes next when
-    nobody is awaited."""
+def _awaited(info: StatusInput, die: bool, rows: int, empty_seat_help: str | None) -> tuple[str, list[str]]:
+    """The headline of a running game: whose input the step needs (``waiting_for``; an older
+    server's views have only ``to_act``), an empty seat it waits for and what to do about it,
+    or what comes next when nobody is awaited."""
     view = info.view
     waiting = view.get("waiting_for", view["to_act"])
     language = info.language
+    empty = [seat for seat in waiting if seat in info.free]
+    help_lines = [word(f"empty_seat_{empty_seat_help}", language, seats=_listed(info, empty))] if empty else []
     if len(waiting) == 1:
         name = info.names[waiting[0]]
-        return _headline(word("your_turn", language, name=name), name, room)
+        if empty:
+            return word("seat_empty", language, seat=name), [word(f"empty_seat_{empty_seat_help}_do", language)]
+        seat_turn = word("your_turn", language, name=word("seat", language, number=waiting[0] + 1))
+        return _headline([word("your_turn", language, name=name), name, seat_turn], die, rows)
     if waiting:
         names = _listed(info, waiting)
-        return _headline(f"{word('waiting', language)}: {names}", names, room)
+        headline, below = _headline([f"{word('waiting', language)}: {names}",
+                                     word("waiting_count", language, count=len(waiting))], die, rows)
+        return headline, below + help_lines
     public = view["public"] if isinstance(view["public"], dict) else {}
     step = public.get("step") or public.get("phase")
     pause = "round_over" if step == "round-end" else "nobody_awaited"
     return word(pause, language), [word(f"{pause}_next", language)]
 
 
-def _result(info: StatusInput, room: int) -> tuple[str, list[str]]:
-    """The end (headline ``room`` pixels wide): who won big, the game's own summary, then
-    everyone's place."""
+def _result(info: StatusInput, rows: int) -> tuple[str, list[str]]:
+    """The end: who won as the headline, the game's own summary, then everyone's place."""
     result = info.view["result"] or {}
     language = info.language
     winners = list(result.get("winners") or [])
@@ -423,23 +499,26 @@ def _result(info: StatusInput, room: int) -> tuple[str, list[str]]:
         headline = word("lions_win", language)
     elif winners:
         names = _listed(info, winners)
-        headline, lines = _headline(word("winner" if len(winners) == 1 else "winners", language, names=names), names, room)
+        headline, lines = _headline([word("winner" if len(winners) == 1 else "winners", language, names=names),
+                                     names, word("over", language)], False, rows)
     else:
         headline = word("over", language)
     summary = result.get("summary")
-    lines += wrap(render_text(summary[language], info.names), 128) if isinstance(summary, dict) else []
+    lines += [render_text(summary[language], info.names)] if isinstance(summary, dict) else []
     return headline, lines + _ranking_lines(info)
 
 
-def _score_lines(info: StatusInput, values: list, suffix: str = "") -> list[str]:
-    """``name value`` pairs, two per line."""
-    cells = [f"{short(info.names[seat])} {value}{suffix}" for seat, value in enumerate(values)]
-    lines = []
-    for pair in range(0, len(cells), 2):
-        left = cells[pair]
-        padding = " " * max(1, int((64 - text_width(left)) // 4))
-        lines.append(left + padding + cells[pair + 1] if pair + 1 < len(cells) else left)
-    return lines
+def _score_lines(info: StatusInput, values: list, unit: str) -> list[str]:
+    """One line a player: "Taro: 3 wins" (``unit`` a counted word key of WORDS)."""
+    return [counted(unit, value, info.language, name=info.names[seat]) for seat, value in enumerate(values)]
+
+
+def counted(key: str, count: object, language: str, **values) -> str:
+    """The words of ``key`` for ``count``, singular for one: "1 win", "2 wins", "2勝"."""
+    forms = WORDS[key][language]
+    if isinstance(forms, tuple):
+        forms = forms[0] if count == 1 else forms[1]
+    return forms.format(count=count, **values)
 
 
 def _round_line(info: StatusInput, public: dict) -> str:
@@ -461,7 +540,7 @@ def _ranking_lines(info: StatusInput) -> list[str]:
     result = info.view["result"] or {}
     scores = result.get("scores") or {}
     if result.get("lions_win"):
-        return [f"  {short(name, 60)} {scores.get(str(seat), '')}".rstrip() for seat, name in enumerate(info.names)]
+        return [f"{name} {scores.get(str(seat), '')}".rstrip() for seat, name in enumerate(info.names)]
     ranking = result.get("ranking")
     winners = set(result.get("winners") or [])
     if isinstance(ranking, list) and ranking and isinstance(ranking[0], dict) and "place" in ranking[0]:
@@ -481,9 +560,9 @@ def _ranking_lines(info: StatusInput) -> list[str]:
     lines = []
     for place, seat in places:
         score = scores.get(str(seat))
-        crown = "★" if seat in winners else " "
+        crown = "★" if seat in winners else ""
         score_text = f" {score}" if score is not None else ""
-        lines.append(f"{crown}{word('place', info.language, place=place)} {short(info.names[seat], 60)}{score_text}")
+        lines.append(f"{crown}{word('place', info.language, place=place)} {info.names[seat]}{score_text}")
     return lines
 
 
@@ -497,41 +576,52 @@ def _generic_status(info: StatusInput) -> tuple[list[str], None]:
     lines = [_round_line(info, public)]
     scores = public.get("scores")
     if isinstance(scores, dict):
-        lines += _score_lines(info, [scores.get(str(s), "-") for s in range(len(info.names))])
+        lines += [f"{name}: {scores.get(str(seat), '-')}" for seat, name in enumerate(info.names)]
     elif isinstance(scores, list):
-        lines += _score_lines(info, scores)
+        lines += [f"{name}: {score}" for name, score in zip(info.names, scores)]
     return lines, None
 
 
 def _lion_square(info: StatusInput) -> tuple[list[str], None]:
     public = info.view["public"]
-    lines = [_round_line(info, public), word("cards_taken", info.language)]
-    lines += _score_lines(info, public["taken"])
+    lines = [_round_line(info, public)]
+    lines += _score_lines(info, public["taken"], "cards_taken")
     lines.append(word("pile", info.language, count=public["pile"]))
     return lines, None
 
 
 def _meow_oracle(info: StatusInput) -> tuple[list[str], None]:
     public = info.view["public"]
-    lines = [_round_line(info, public)]
-    lines += _score_lines(info, public["wins"], " " + word("wins", info.language))
-    return lines, None
+    return [_round_line(info, public), *_score_lines(info, public["wins"], "wins_count")], None
+
+
+SWAP5_COLOURS = {
+    "R": {"en": "R red", "ja": "R赤"},
+    "G": {"en": "G green", "ja": "G緑"},
+    "Y": {"en": "Y yellow", "ja": "Y黄"},
+    "B": {"en": "B blue", "ja": "B青"},
+}
+"""SWAP 5's colours on the one-colour OLED: the letter the phones and rules pages mark each
+colour with, and its name (colour is never the only sign, and here there is none)."""
 
 
 def _swap5(info: StatusInput) -> tuple[list[str], None]:
     public = info.view["public"]
-    lines = [_round_line(info, public)]
-    lines += _score_lines(info, [public["scores"][str(s)] for s in range(len(info.names))])
+    language = info.language
+    # SWAP 5 has one step, "turn", which the headline says already.
+    lines = [_round_line(info, public)] if public.get("step") != "turn" else []
+    owned = public.get("colours") or {}
+    for seat, name in enumerate(info.names):
+        colours = word("list_separator", language).join(SWAP5_COLOURS[c][language] for c in owned.get(str(seat), ()))
+        points = counted("points", public["scores"][str(seat)], language)
+        lines.append(f"{name} ({colours}): {points}" if colours else f"{name}: {points}")
     if public.get("final_lap") is not None:
-        lines.append(word("final_lap", info.language))
+        lines.append(word("final_lap", language))
     return lines, None
 
 
 def _meow_oracle_scorer(info: StatusInput) -> tuple[list[str], None]:
-    public = info.view["public"]
-    lines = [_round_line(info, public)]
-    lines += _score_lines(info, public["wins"], " " + word("wins", info.language))
-    return lines, None
+    return _meow_oracle(info)
 
 
 def _pig_house(info: StatusInput) -> tuple[list[str], tuple[int, bool] | None]:
@@ -539,8 +629,10 @@ def _pig_house(info: StatusInput) -> tuple[list[str], tuple[int, bool] | None]:
     language = info.language
     lines = [f"{step_word(public['phase'], language)} {word('turn', language)} {public['turn']}",
              step_word(public["step"], language)]
-    # One player a line: the die takes the right of the screen.
-    lines += [word("pigs_of", language, name=short(info.names[s], 60), count=pigs) for s, pigs in enumerate(public["pigs"])]
+    die = public.get("die")
+    if die:
+        lines.insert(0, counted("die_shows_pot" if die["pot"] else "die_shows", die["pigs"], language))
+    lines += _score_lines(info, public["pigs"], "pigs")
     used = [s for s, spent in enumerate(public["invincibility_used"]) if spent]
     if used:
         lines.append(word("invincibility_used", language, names=_listed(info, used)))
@@ -549,7 +641,6 @@ def _pig_house(info: StatusInput) -> tuple[list[str], tuple[int, bool] | None]:
     upcoming = [str(chip["card"]["number"]) for chip in public.get("schedule", []) if chip.get("card")]
     if upcoming:
         lines.append(word("next_attacks", language, numbers=", ".join(upcoming)))
-    die = public.get("die")
     return lines, (die["pigs"], bool(die["pot"])) if die else None
 
 

@@ -115,8 +115,10 @@ def _play(game, players, seed, deep, hidden_seen):
     state = game.setup(players, seed)
     components = game.components(state)
     history = []
+    first = None  # the start player, once the game knows it: it never changes afterwards
     while not game.is_over(state):
         assert len(history) < MAX_STEPS, "the game did not end"
+        first = _checked_start_player(game, state, players, first)
         assert game.components(state) == components, "components were lost or made"
         if deep:
             _deep_checks(game, state, chooser, hidden_seen)
@@ -129,6 +131,7 @@ def _play(game, players, seed, deep, hidden_seen):
         history.append((seat, action))
         state = new
     assert game.components(state) == components
+    _checked_start_player(game, state, players, first)
     assert game.to_act(state) == []
     result = game.result(state)
     assert set(result) >= {"winners", "scores"}
@@ -139,6 +142,31 @@ def _play(game, players, seed, deep, hidden_seen):
     assert game.view(state, None)["waiting_for"] == []
     json.dumps(game.view(state, None))
     return state, history
+
+
+def _checked_start_player(game, state, players, known):
+    """``game.start_player(state)``: a seat or None, and the same seat from when it is known;
+    the turn order from it is every seat once, the start player first."""
+    start = game.start_player(state)
+    assert start is None or (type(start) is int and 0 <= start < players), start
+    assert known is None or start == known, f"the start player changed from {known} to {start}"
+    if start is not None:
+        order = game.turn_order(players, start, state["options"])
+        assert order[0] == start and sorted(order) == list(range(players)), order
+    return start
+
+
+@pytest.mark.parametrize(("direction", "order"), [("clockwise", [0, 1, 2, 3]), ("counterclockwise", [0, 3, 2, 1])])
+def test_swap5s_turn_order_follows_its_direction(direction, order):
+    game = games.get("swap5")
+    state = game.setup(4, 1, {"direction": direction})
+    assert game.turn_order(4, game.start_player(state), state["options"]) == order
+    seen = []
+    for _ in range(4):  # the first lap, as the engine plays it
+        seat = game.to_act(state)[0]
+        seen.append(seat)
+        state = game.apply(state, seat, next(a for a in game.legal_actions(state, seat) if a["type"] != "trump"))
+    assert seen == order
 
 
 @pytest.mark.parametrize("game_id,players", CASES)

@@ -32,14 +32,17 @@ def free_port() -> int:
 class Companion:
     """One ``companion serve`` process and a tiny JSON client for it."""
 
-    def __init__(self, data: Path, port: int, log: Path):
+    def __init__(self, data: Path, port: int, log: Path, config: Path | None = None, own_group: bool = False):
+        """``config``: a settings file; ``own_group``: the process leads a process group of
+        its own (as a service's control group, which ``systemctl stop`` signals whole)."""
         self.port = port
         env = {k: v for k, v in os.environ.items() if k != "COMPANION_CONFIG"}
         self._log = open(log, "ab")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "companion", "serve", "--data", str(data), "--host", "127.0.0.1",
-             "--port", str(port), "--hardware", "mock", "--log-level", "warning"],
-            cwd=ROOT, env=env, stdout=self._log, stderr=self._log,
+             "--port", str(port), "--hardware", "mock", "--log-level", "warning"]
+            + ([] if config is None else ["--config", str(config)]),
+            cwd=ROOT, env=env, stdout=self._log, stderr=self._log, start_new_session=own_group,
         )
         deadline = time.monotonic() + START_SECONDS
         while True:

@@ -764,7 +764,7 @@ def test_a_rematch_keeps_game_options_seats_tokens_and_host_with_a_new_seed(tmp_
     assert finished_game["over"] and finished_game["options"]["board"] == "back"
     old_seed = table.state()["seed"]
     table.rematch()
-    assert table.public()["game"] == {**finished_game, "over": False}
+    assert table.public()["game"] == {**finished_game, "over": False, "seed_chosen": False}  # a new seed, drawn
     assert table.state()["seed"] != old_seed and table.state()["version"] == 0
     assert [table.seat_of(t) for t in tokens] == [0, 1] and table.names() == ["Aki", "Bo"]
     assert table.is_host(host)
@@ -814,3 +814,30 @@ def test_every_table_refusal_has_japanese_words(table):
     for refusal in refusals:
         assert refusal.en == str(refusal) and refusal.ja and refusal.ja != refusal.en
         assert any(ord(ch) > 0x3000 for ch in refusal.ja), refusal.ja
+
+
+def test_a_database_of_an_older_version_gains_the_bot_columns_and_keeps_everything(tmp_path):
+    import sqlite3
+
+    from companion.store import Store
+
+    table = Table(tmp_path)
+    table.start_game("swap5", 2, seed=1)
+    table.join(0, "Aki")
+    table.close()
+    with sqlite3.connect(tmp_path / Store.FILENAME) as db:  # as saved before seats kept a bot's level
+        db.execute("ALTER TABLE seats DROP COLUMN bot")
+        db.execute("ALTER TABLE seating DROP COLUMN bot_level")
+    store = Store.__new__(Store)
+    store.path = tmp_path / Store.FILENAME
+    read_only = store._open_read_only()  # a read-only card: a copy in memory gains them
+    assert read_only.execute("SELECT name, bot FROM seats").fetchall() == [("Aki", None)]
+    read_only.close()
+
+    table = Table(tmp_path)
+    try:
+        assert table.names() == ["Aki", None] and table.bots() == [None, None]
+        table.join(1, "Bot 2 (Easy)", bot="easy")
+        assert table.public()["seats"][1]["bot"] == "easy"
+    finally:
+        table.close()

@@ -33,7 +33,7 @@ from werkzeug.exceptions import HTTPException
 from companion.bots import LEVELS as BOT_LEVELS
 from companion.bots import NoBot
 from companion.bots import supported as bot_games_supported
-from companion.bots.seats import HINT_SECONDS_RANGE
+from companion.bots.seats import HINT_SECONDS_RANGE, HintAbandoned, WorkerDied
 from companion.games.base import render_text
 from companion.table import Conflict, Forbidden, IllegalAction, NotFound, StorageError, Table, TableError
 
@@ -364,9 +364,12 @@ def rematch():
 
 @blueprint.get("/view")
 def view():
-    """The caller's view with its legal actions; the public view for the seatless."""
+    """The caller's view with its legal actions; the public view for the seatless. ``is_host``
+    says whether the caller holds host rights, so a page follows a hand-over without a reload."""
     table = current_table()
-    return table.view(_visible_seat(table))
+    answer = table.view(_visible_seat(table))
+    answer["is_host"] = auth.is_host(table, request)
+    return answer
 
 
 @blueprint.get("/log")
@@ -580,8 +583,12 @@ def hint():
         if seconds is None or not low <= seconds <= high:
             raise ApiError(400, f"seconds must be a number from {low} to {high}",
                            f"seconds は {low} から {high} までの数にしてください")
+    # waitress tells whether the phone has given up (see companion/serve.py): its hint is then dropped.
+    gone = request.environ.get("waitress.client_disconnected", lambda: False)
     try:
-        return {"action": bots.hint(seat, seconds)}
+        return {"action": bots.hint(seat, seconds, gone=gone)}
+    except (HintAbandoned, WorkerDied):  # nobody reads this answer; or its worker died (a new one starts)
+        raise HINT_TOO_SLOW from None
     except NoBot:
         raise NOTHING_TO_HINT from None
     except TimeoutError:

@@ -9,7 +9,9 @@ Routes:
 
 ``/``          join QR code, short URL and code; the seats; a start-game form when the
                table is idle or the caller is the host
-``/J/<code>``  the join link (the QR code's target): pick a free seat and a name
+``/J/<code>``  the join link (the QR code's target): pick a free seat and a name; on an idle
+               table without a host, the home page and its start form (first arrival leads)
+``/J?code=``   the home page's typed join code, to its ``/J/<code>``
 ``/R/<token>`` a rejoin link: trades the token for its cookie, then 303 to a clean URL
 ``/play``      the phone: this seat's view and its moves
 ``/table``     the public view for a shared screen, with the join QR code
@@ -31,7 +33,7 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 import segno
-from flask import Blueprint, current_app, make_response, render_template, request, send_from_directory
+from flask import Blueprint, current_app, make_response, redirect, render_template, request, send_from_directory
 from markupsafe import Markup
 
 from companion.bots import supported as bot_games_supported
@@ -90,11 +92,16 @@ def join_url() -> str:
     return f"{auth.base_url()}/J/{_companion().table.join_code}".upper()
 
 
+QR_OPTIONS = {"error": "m", "eci": True}
+"""How the pages make QR codes. ``eci``: text that is not ISO 8859-1 (a Japanese SSID in the
+Wi-Fi code) says it is UTF-8; without it readers guess, and many guess Shift_JIS."""
+
+
 @lru_cache(maxsize=64)  # the join code's QR is on most pages; drawing one costs milliseconds on a Pi
 def qr_svg(url: str, label: str) -> Markup:
     """``url`` as an inline SVG QR code (segno writes only path data: nothing to escape).
     It has a viewBox and no fixed size, so the page's stylesheet scales it to its box."""
-    svg = segno.make(url, error="m").svg_inline(scale=5, border=2, dark="#000", light="#fff",
+    svg = segno.make(url, **QR_OPTIONS).svg_inline(scale=5, border=2, dark="#000", light="#fff",
                                                 svgclass="qr", title=None, omitsize=True)
     return Markup(svg.replace("<svg ", f'<svg role="img" aria-label="{Markup.escape(label)}" ', 1))
 
@@ -162,7 +169,16 @@ def favicon():
 def home():
     seat, host = _caller()
     table = _companion().table
-    return render_page("home.html", mode="home", seat=seat, host=host, may_start=host or not table.has_host)
+    return render_page("home.html", mode="home", seat=seat, host=host, may_start=host or not table.has_host,
+                       idle=table.game_id is None)
+
+
+@blueprint.get("/J")
+def join_typed():
+    """The home page's "type the join code" form: the code typed (any case, spaces trimmed)
+    leads to its join page; nothing typed, to the home page."""
+    code = "".join(request.args.get("code", "").split())
+    return redirect(f"/J/{code.upper()}" if code else "/", code=303)
 
 
 @blueprint.get("/J/<code>")
@@ -170,6 +186,9 @@ def join(code: str):
     table = _companion().table
     if code.upper() != table.join_code:
         return render_page("not_found.html", status=404, mode="missing", reason="join")
+    if table.game_id is None and not table.has_host:
+        # The first scan of an idle table: whoever arrives first leads, so to the start form.
+        return redirect("/", code=303)
     seat, _ = _caller()
     return render_page("join.html", mode="join", seat=seat, name_max=NAME_MAX)
 

@@ -12,8 +12,9 @@ from datetime import datetime
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from companion import games
+from companion.bots import LEVELS as BOT_LEVELS
 from companion.records.exports import bgstats_url, plays_csv
-from companion.records.plays import Records
+from companion.records.plays import LARGEST_ID, Records
 from companion.records.stats import stats
 from companion.table import NotFound
 
@@ -36,6 +37,10 @@ def _records() -> Records:
 api.guard_like_the_api(blueprint)
 
 
+ID_DIGITS = len(str(LARGEST_ID))
+"""Digits of the largest play id: a longer number is no play id, step or count."""
+
+
 def _whole_number(name: str) -> int | None:
     """The query argument ``name`` as a whole number, None when absent."""
     text = request.args.get(name)
@@ -43,6 +48,8 @@ def _whole_number(name: str) -> int | None:
         return None
     if not (text.isascii() and text.isdigit()):
         raise api.ApiError(400, f"{name} must be a whole number, not {text!r}", f"{name} は整数にしてください（{text!r} は使えません）")
+    if len(text) > ID_DIGITS:  # before int(): Python refuses to convert more than 4,300 digits
+        raise api.ApiError(400, f"{name} is too large (at most {ID_DIGITS} digits)", f"{name} が大きすぎます（{ID_DIGITS}桁まで）")
     return int(text)
 
 
@@ -61,7 +68,7 @@ def plays_as_csv():
 def play(play_id: int):
     """One play with its action log and, when it was finished, its "Send to BG Stats" link."""
     answer = _records().play(play_id)
-    answer["bgstats_url"] = None if answer["abandoned"] else bgstats_url(answer)
+    answer["bgstats_url"] = None if answer["abandoned"] else bgstats_url(answer, bot_names=_bot_names(pages.choose_language()))
     return jsonify(answer)
 
 
@@ -113,11 +120,18 @@ def records_page():
     game = request.args.get("game") or None  # the filter's "every game" sends an empty game=
     if game is not None and game not in games.ids():
         return pages.render_page("records.html", status=404, mode="records", games=choices, game=None, unknown=game)
+    bot_names = _bot_names(lang)
     recent = [{**play, "when": _local_time(play["started_at"]),
-               "bgstats_url": None if play["abandoned"] else bgstats_url(play)}
+               "bgstats_url": None if play["abandoned"] else bgstats_url(play, bot_names=bot_names)}
               for play in _records().plays(game, limit=RECENT_PLAYS)]
     return pages.render_page("records.html", mode="records", games=choices, game=game, unknown=None,
                        stats=stats(_records().outcomes(game)), recent=recent, local_time=_local_time)
+
+
+def _bot_names(lang: str) -> dict[str, str]:
+    """Each bot level's player name in ``lang`` (one player per level in the records)."""
+    words = pages.texts(lang)
+    return {level: words[f"bot.player.{level}"] for level in BOT_LEVELS}
 
 
 def _local_time(unix_seconds: float) -> str:
@@ -131,8 +145,11 @@ def _local_time(unix_seconds: float) -> str:
 def replay_page(play_id: str):
     """A play step by step: the page draws what never changes (title, date, players, the
     result); ``static/replay.js`` fetches each step from ``/api/plays/<id>/replay``."""
+    is_number = play_id.isascii() and play_id.isdigit()
+    if is_number and len(play_id) > ID_DIGITS:  # no play id is that long; int() would refuse 4,300 digits
+        return pages.render_page("not_found.html", status=400, mode="missing", reason="play")
     try:
-        play = _records().play(int(play_id)) if play_id.isascii() and play_id.isdigit() else None
+        play = _records().play(int(play_id)) if is_number else None
     except NotFound:
         play = None
     if play is None:

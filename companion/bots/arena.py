@@ -1,6 +1,8 @@
 """Bots against bots: the strength measurements behind ``companion arena`` and docs/bots.md.
 
-Each entry of ``seats`` is a bot level or ``random`` (uniform among the legal actions).
+Each entry of ``seats`` is a bot level, ``greedy`` (the yardstick of :mod:`.greedy`: the
+move that leaves its own score margin highest, from its own seat's view) or ``random``
+(uniform among the legal actions).
 The entries rotate over the table's seats from game to game (entry ``i`` sits at seat
 ``(i + game) % players``), so no entry is favoured by where it sits. Everything follows
 from ``seed``: the deals, the random players and the bots' searches (with an iteration
@@ -9,15 +11,21 @@ budget the whole run is reproducible).
 
 from __future__ import annotations
 
+import math
 import statistics
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 
 from ..config import BotsConfig
 from ..games import Game
 from ..games.rng import Rng
 from . import LEVELS, budget, choose, supported
+from .greedy import greedy_action
 
 RANDOM = "random"
+GREEDY = "greedy"
+PLAYERS = (RANDOM, GREEDY)
+"""The arena's entries that are not bot levels."""
 
 
 @dataclass
@@ -28,30 +36,54 @@ class ArenaResult:
     wins: list[float]  # per entry of seats, shared wins split
     lions: int  # games nobody won
     moves: list[int]  # per game, in the order played: how long the games ran
+    # per entry of seats: its longest decision in processor seconds (None: not a bot level);
+    # not compared, since times differ from run to run where the moves do not
+    slowest: list[float | None] = field(default_factory=list, compare=False)
 
     def as_json(self) -> dict:
         return {"game": self.game, "seats": self.seats, "games": self.games, "wins": self.wins, "lions": self.lions,
-                "moves": self.moves}
+                "moves": self.moves, "slowest": self.slowest}
 
     def report(self) -> str:
         lines = [f"{self.game}, {len(self.seats)} players, {self.games} games (entries rotate over the seats):"]
         for index, (entry, wins) in enumerate(zip(self.seats, self.wins)):
-            lines.append(f"  {index + 1}. {entry:<8} {wins:7.1f} wins  {100 * wins / self.games:5.1f}%")
+            low, high = wilson(wins, self.games)
+            lines.append(f"  {index + 1}. {entry:<8} {wins:7.1f} wins  {100 * wins / self.games:5.1f}%"
+                         f"  (95%: {100 * low:.0f}–{100 * high:.0f}%)")
         if self.lions:
             lines.append(f"  nobody (the lions) {self.lions} games")
         lines.append(f"  moves per game: median {statistics.median(self.moves):g}, longest {max(self.moves)}")
+        for entry, slowest in zip(self.seats, self.slowest):
+            if slowest is not None:
+                lines.append(f"  {entry}'s longest decision: {slowest:.3f} s of processor time")
         return "\n".join(lines)
 
 
-def budgets(seats: list[str], seconds: float | None, iterations: int | None, config: BotsConfig) -> dict:
+def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a share of ``wins`` in ``games`` (shared wins count
+    their share)."""
+    share = wins / games
+    centre = share + z * z / (2 * games)
+    spread = z * math.sqrt(share * (1 - share) / games + z * z / (4 * games * games))
+    scale = 1 + z * z / games
+    return max(0.0, (centre - spread) / scale), min(1.0, (centre + spread) / scale)
+
+
+def budgets(
+    seats: list[str], seconds: float | None, iterations: int | None, config: BotsConfig, scale: float | None = None
+) -> dict:
     """Each level's ``choose`` budget. ``seconds`` or ``iterations`` is the ``normal``
-    level's, and the other levels keep the ratio of their configured seconds to it; with
-    neither, every level thinks for its configured seconds."""
+    level's, and the other levels keep the ratio of their configured seconds to it;
+    ``scale`` gives every level that share of its configured seconds, in processor time
+    (0.1: what a Raspberry Pi Zero 2 W, about a tenth as fast, does in the configured
+    time); with none, every level thinks for its configured seconds."""
     normal = budget("normal", config)
     found = {}
-    for level in set(seats) - {RANDOM}:
+    for level in set(seats) - set(PLAYERS):
         share = budget(level, config) / normal
-        if iterations is not None:
+        if scale is not None:
+            found[level] = {"cpu_seconds": scale * budget(level, config)}
+        elif iterations is not None:
             found[level] = {"iterations": max(1, round(iterations * share))}
         else:
             found[level] = {"seconds": (seconds * share) if seconds is not None else budget(level, config)}
@@ -66,31 +98,35 @@ def arena(
     *,
     seconds: float | None = None,
     iterations: int | None = None,
+    scale: float | None = None,
     config: BotsConfig | None = None,
 ) -> ArenaResult:
     """Play ``games`` games of ``game`` between the entries of ``seats``."""
     if not supported(game.id):
         raise ValueError(f"{game.title['en']} has no bots (an arena needs one of the full games)")
     for entry in seats:
-        if entry != RANDOM and entry not in LEVELS:
-            raise ValueError(f"unknown seat {entry!r}: use a bot level ({', '.join(LEVELS)}) or {RANDOM!r}")
+        if entry not in PLAYERS and entry not in LEVELS:
+            raise ValueError(f"unknown seat {entry!r}: use a bot level ({', '.join(LEVELS)}), {GREEDY!r} or {RANDOM!r}")
     if len(seats) not in game.player_counts:
         counts = ", ".join(map(str, game.player_counts))
         raise ValueError(f"{game.title['en']} is for {counts} players, but --seats names {len(seats)}")
     if type(games) is not int or games < 1:
         raise ValueError(f"the number of games must be a whole number of 1 or more, not {games!r}")
-    if seconds is not None and iterations is not None:
-        raise ValueError("give --seconds or --iterations, not both")
+    if sum(budget is not None for budget in (seconds, iterations, scale)) > 1:
+        raise ValueError("give one of --seconds, --iterations and --scale, not more")
+    if scale is not None and not scale > 0:
+        raise ValueError(f"--scale must be a positive number, not {scale!r}")
     if seconds is not None and not seconds > 0:
         raise ValueError(f"--seconds must be a positive number, not {seconds!r}")
     if iterations is not None and iterations < 1:
         raise ValueError(f"--iterations must be 1 or more, not {iterations!r}")
-    per_level = budgets(seats, seconds, iterations, config or BotsConfig())
+    per_level = budgets(seats, seconds, iterations, config or BotsConfig(), scale)
     players = len(seats)
     rng = Rng.from_seed(seed)
     wins = [0.0] * players
     lions = 0
     moves = []
+    slowest = [None if entry in PLAYERS else 0.0 for entry in seats]
     for number in range(games):
         entry_at = {(index + number) % players: entry for index, entry in enumerate(seats)}
         state = game.setup(players, seed + number)
@@ -101,9 +137,14 @@ def arena(
             entry = entry_at[seat]
             if entry == RANDOM:
                 action = rng.choice(actions)
+            elif entry == GREEDY:
+                action = greedy_action(game, _seat_view(game, state, seat, actions), rng)
             else:
-                view = game.view(state, seat) | {"actions": actions}  # what the seat's phone would get
-                action = choose(game, view, seed=rng.next64() >> 1, level=entry, **per_level[entry])
+                started = time.process_time()
+                action = choose(game, _seat_view(game, state, seat, actions), seed=rng.next64() >> 1, level=entry,
+                                **per_level[entry])
+                index = (seat - number) % players
+                slowest[index] = max(slowest[index], time.process_time() - started)
             state = game.apply(state, seat, action)
             moves[-1] += 1
         winners = game.result(state)["winners"]
@@ -111,4 +152,9 @@ def arena(
             lions += 1
         for seat in winners:
             wins[(seat - number) % players] += 1 / len(winners)
-    return ArenaResult(game.id, list(seats), games, wins, lions, moves)
+    return ArenaResult(game.id, list(seats), games, wins, lions, moves, slowest)
+
+
+def _seat_view(game: Game, state: dict, seat: int, actions: list[dict]) -> dict:
+    """What the seat's phone would get: its view and its actions."""
+    return game.view(state, seat) | {"actions": actions}

@@ -12,7 +12,8 @@ view, edges are keyed by the action. Each iteration
    :func:`widening` allows for its visits ("progressive unpruning", Chaslot et al. 2008),
    so that a small budget compares a few good moves by their playouts instead of trying
    every move once; elsewhere a random untried one, at once,
-4. plays the game out with the game's playout policy (:mod:`.policies`), and
+4. plays the game out with the game's playout policy (:mod:`.policies`), to its end or
+   to the game's cut-off (Meow Oracle: the end of the round being played), and
 5. backs up every seat's reward along the path: its share of the win (ties shared, 0 when
    nobody wins, e.g. Lion Square's lions); each edge adds the reward of the seat that took it.
 
@@ -30,7 +31,7 @@ import time
 
 from ..games import Game
 from ..games.rng import Rng
-from .policies import policy, values
+from .policies import cutoff, policy, uniform, values
 from .sampling import sample_state
 
 EXPLORATION = 0.7
@@ -66,35 +67,67 @@ def rewards(game: Game, state: dict) -> list[float]:
     return shares
 
 
-def playout(game: Game, state: dict, rng: Rng) -> dict:
-    """Play on to the end with the game's playout policy (see policies.py)."""
-    choose_move = policy(game)
+def playout(game: Game, state: dict, rng: Rng, light: bool = False) -> list[float]:
+    """Each seat's reward (see :func:`rewards`) of a game played on with the game's playout
+    policy, to its end or to the game's cut-off (see policies.py); ``light``: uniformly at
+    random to the end."""
+    choose_move = uniform if light else policy(game)
+    judge = None if light else cutoff(game)
+    begun = state
     while not game.is_over(state):
+        if judge is not None and (shares := judge(begun, state)) is not None:
+            return shares
         seat = game.to_act(state)[0]
         # Every policy returns one of the seat's listed actions: no need to check it again.
         state = game.apply_listed(state, seat, choose_move(game, state, seat, rng))
-    return state
+    return rewards(game, state)
 
 
-def search(game: Game, view: dict, rng: Rng, *, iterations: int | None, deadline: float | None) -> list[Edge]:
+def search(
+    game: Game,
+    view: dict,
+    rng: Rng,
+    *,
+    iterations: int | None,
+    deadline: float | None,
+    clock=time.monotonic,
+    only: list[dict] | None = None,
+    prior: dict[str, float] | None = None,
+    light: bool = False,
+) -> list[Edge]:
     """Run ISMCTS from ``view`` (the observer is ``view["seat"]``) until ``iterations`` are
-    done or the monotonic clock passes ``deadline``; return the root's edges, in the order
-    the actions were first tried. At least one iteration always runs."""
+    done or ``clock`` (the monotonic clock, or time.process_time for a budget of processor
+    time) passes ``deadline``; return the root's edges, in the order the actions were
+    first tried. With ``only``, the root weighs those of its actions alone (see
+    policies.narrowed). With ``prior`` (a value per root action, by its key: the greedy
+    player's), the root tries its actions in that order and widens progressively, as
+    nodes with move values do. ``light`` playouts are uniformly random (see :func:`playout`).
+    At least one iteration always runs."""
     if iterations is None and deadline is None:
         raise ValueError("a search needs a budget: a number of iterations or a deadline")
     me = view["seat"]
     root = Edge({}, me)
+    keep = None if only is None else {action_key(action) for action in only}
     done = 0
-    while done == 0 or (iterations is None or done < iterations) and (deadline is None or time.monotonic() < deadline):
-        _iterate(game, game.unlogged(sample_state(game, view, rng)), me, root, rng)
+    while done == 0 or (iterations is None or done < iterations) and (deadline is None or clock() < deadline):
+        _iterate(game, game.unlogged(sample_state(game, view, rng)), me, root, rng, keep, prior, light)
         root.visits += 1
         done += 1
     return list(root.children.values())
 
 
-def _iterate(game: Game, state: dict, me: int, root: Edge, rng: Rng) -> None:
+def _iterate(
+    game: Game,
+    state: dict,
+    me: int,
+    root: Edge,
+    rng: Rng,
+    keep: set[str] | None,
+    prior: dict[str, float] | None,
+    light: bool,
+) -> None:
     node, path = root, []
-    value_of = values(game)
+    game_values = values(game)
     while not game.is_over(state):
         # The root is the observer's own decision, even when others choose at the same time.
         seat = me if node is root else game.to_act(state)[0]
@@ -102,11 +135,17 @@ def _iterate(game: Game, state: dict, me: int, root: Edge, rng: Rng) -> None:
         # the view it chose from, actions included.
         legal = game.listed_actions(state, seat)
         keys = [action_key(action) for action in legal]
+        if node is root and keep is not None:
+            legal, keys = [a for a, k in zip(legal, keys) if k in keep], [k for k in keys if k in keep]
         untried = [i for i, key in enumerate(keys) if key not in node.children]
         tried = len(keys) - len(untried)
         for key in keys:
             if key in node.children:
                 node.children[key].available += 1
+        ordered = prior is not None and node is root
+        value_of = game_values
+        if ordered:
+            value_of = lambda _state, _seat, actions: [prior.get(action_key(action), 0.0) for action in actions]
         if untried and (value_of is None or tried == 0 or len(node.children) < widening(node.visits)):
             if value_of is None:
                 index = untried[rng.randbelow(len(untried))]
@@ -122,8 +161,7 @@ def _iterate(game: Game, state: dict, me: int, root: Edge, rng: Rng) -> None:
         path.append(edge)
         state = game.apply_listed(state, seat, edge.action)  # its key is among this sample's listed actions
         node = edge
-    final = playout(game, state, rng)
-    shares = rewards(game, final)
+    shares = playout(game, state, rng, light)
     for edge in path:
         edge.visits += 1
         edge.reward += shares[edge.seat]

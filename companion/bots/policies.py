@@ -22,12 +22,21 @@ expand uniformly at random.
 from __future__ import annotations
 
 from ..games import Game
-from ..games import swap5
+from ..games import meow_oracle, swap5
 from ..games.rng import Rng
+from .greedy import lion_margin_after
 
 SWAP5_CANDIDATES = 4
 """How many random legal moves a SWAP 5 playout player weighs per turn (besides its trump
 cards): enough to take most scoring moves, few enough to keep a playout cheap."""
+
+SWAP5_PATIENCE = 150
+"""After this many moves of a SWAP 5 game the bot plays its trump cards, ending the game
+one lap after its last. A player behind whose every threat is undone at once (a greedy
+player swaps the same two pieces back) has no reason to stop making threats, and the
+two went on for thousands of moves, one position again and again; a person would stop
+and play their cards out. Games that are going somewhere end well before (median about
+50 moves against the greedy player)."""
 
 TRUMP_WHILE_AHEAD = 0.5
 """What a trump card that leaves its player strictly ahead adds to the lead it gives (and
@@ -70,8 +79,102 @@ def _swap5_board_after(board: str, action: dict) -> str:
     return "".join(cells)
 
 
-POLICIES = {"swap5": swap5_best_of_few}
+def swap5_patient(view: dict, actions: list[dict]) -> list[dict]:
+    """The actions the bot weighs: after :data:`SWAP5_PATIENCE` moves only its trump cards
+    (while it holds one), so that every game it plays ends."""
+    if view["version"] < SWAP5_PATIENCE:
+        return actions
+    return [action for action in actions if action["type"] == "trump"] or actions
+
+
+MEOW_RANDOM_PERCENT = 20
+"""How often a Meow Oracle playout player hands out or places a card at random instead of
+where it fits best: some randomness, so that playouts differ."""
+
+_MEOW_SNAKE_PLACE = [meow_oracle.SNAKE.index(cell) for cell in range(meow_oracle.CELLS)]
+_MEOW_LINES_THROUGH = [[(b, c) for line in meow_oracle.LINES if cell in line for b, c in [tuple(x for x in line if x != cell)]]
+                       for cell in range(meow_oracle.CELLS)]
+_MEOW_STEP = meow_oracle.HIGHEST / (meow_oracle.CELLS - 1)  # the number that suits each place of the snake
+
+
+def meow_fit(up: list, card: str, cell: int) -> float:
+    """How well ``card`` suits ``cell`` of an area whose face-up cards are ``up`` (ids or
+    None), as a player filling it would judge: near the number its place on the snake
+    wants (0 first, 10 last, so the run can go on), and sharing a colour with the face-up
+    cards of the lines through it (a line of one colour scores 2)."""
+    number, bits = meow_oracle.CARD_NUMBER[card], meow_oracle.CARD_COLOUR_BITS[card]
+    fit = -abs(number - _MEOW_STEP * _MEOW_SNAKE_PLACE[cell])
+    for b, c in _MEOW_LINES_THROUGH[cell]:
+        first, second = up[b], up[c]
+        shared = bits
+        if first is not None:
+            shared &= meow_oracle.CARD_COLOUR_BITS[first]
+        if second is not None:
+            shared &= meow_oracle.CARD_COLOUR_BITS[second]
+        if shared and (first is not None or second is not None):
+            fit += 2.0 if first is not None and second is not None else 1.0
+        elif not shared:
+            fit -= 0.5
+    return fit
+
+
+def _meow_best_place(up: list, card: str) -> tuple[float, int]:
+    return max((meow_fit(up, card, cell), -cell) for cell in range(meow_oracle.CELLS) if up[cell] is None)
+
+
+def meow_fitting(game: Game, state: dict, seat: int, rng: Rng) -> dict:
+    """A Meow Oracle playout player: reveals blindly (nobody can do better), places a card
+    where it fits best (:func:`meow_fit`) and keeps the card that fits it best, handing the
+    others out at random; one time in five it does any of these at random."""
+    step = state["step"]
+    if step == "reveal" or rng.randbelow(100) < MEOW_RANDOM_PERCENT:
+        return game.random_action(state, seat, rng.randbelow)
+    if step == "place":
+        card = state["to_place"][seat][0]
+        cell = -_meow_best_place(state["up"][seat], card)[1]
+        return {"type": "place", "card": card, "cell": [cell // 3, cell % 3]}
+    # Giving: the card that fits the giver best goes to the giver while they are owed one.
+    revealed, owed = state["revealed"], state["owed"]
+    if seat in owed:
+        mine = max(revealed, key=lambda card: _meow_best_place(state["up"][seat], card))
+        return {"type": "give", "card": mine, "to": seat}
+    return game.random_action(state, seat, rng.randbelow)
+
+
+LION_CANDIDATES = 3
+"""How many random legal moves a Lion Square playout player weighs per turn."""
+
+
+def lion_best_of_few(game: Game, state: dict, seat: int, rng: Rng) -> dict:
+    """A Lion Square playout player: passes at random (a pass changes no score), and
+    otherwise weighs a few random legal moves by the greedy player's margin (the damage
+    the round would do if it ended now: the others' average minus its own) and plays
+    the best. A take is weighed alone, its placement being the next move."""
+    if state["step"] == "pass":
+        return game.random_action(state, seat, rng.randbelow)
+    candidates = [game.random_action(state, seat, rng.randbelow) for _ in range(LION_CANDIDATES)]
+    worth = [lion_margin_after(state, seat, action) for action in candidates]
+    return candidates[worth.index(max(worth))]
+
+
+POLICIES = {"swap5": swap5_best_of_few, "meow-oracle": meow_fitting, "lion-square": lion_best_of_few}
+
+
+def meow_round_over(begun: dict, state: dict) -> list[float] | None:
+    """Meow Oracle's cut-off: once the round a playout began in is over, each seat's share
+    of the lead in wins (ties shared). The next round is dealt afresh, so playing it out
+    at random would add only noise, at the cost of a second round."""
+    if state["round"] == begun["round"]:
+        return None
+    wins = state["wins"]
+    most = max(wins)
+    leaders = wins.count(most)
+    return [1.0 / leaders if won == most else 0.0 for won in wins]
+
+
+CUTOFFS = {"meow-oracle": meow_round_over}
 VALUES = {"swap5": swap5_values}
+NARROWERS = {"swap5": swap5_patient}
 
 
 def policy(game: Game):
@@ -81,7 +184,20 @@ def policy(game: Game):
     return POLICIES.get(game.id, uniform)
 
 
+def cutoff(game: Game):
+    """``(begun, state) -> rewards or None``: where a playout of ``game`` that began at
+    ``begun`` may stop and be judged; None for a game played out to its end."""
+    return CUTOFFS.get(game.id)
+
+
 def values(game: Game):
     """``(state, seat, actions) -> a value per action`` (higher is tried first), or None
     when the game has no such knowledge and untried moves are picked at random."""
     return VALUES.get(game.id)
+
+
+def narrowed(game: Game, view: dict, actions: list[dict]) -> list[dict]:
+    """The view's actions the bot chooses among (a bare view: its ``version`` is the
+    game's): all of them, except where the game's knowledge says otherwise."""
+    narrower = NARROWERS.get(game.id)
+    return actions if narrower is None else narrower(view, actions)

@@ -48,7 +48,9 @@ def sample_state(game: Game, view: dict, rng: Rng) -> dict:
     view = bare_view(view)
     state = game.setup(view["players"], rng.next64() >> 1, view["options"])
     state["version"] = view["version"]
-    state["log"] = [{"v": entry["v"], "text": entry["text"]} for entry in view["log"]]
+    # The engine's own entries only: the table adds its own (an undo's, kind "undo"), which
+    # carry no game version and are no part of the game's state.
+    state["log"] = [{"v": entry["v"], "text": entry["text"]} for entry in view["log"] if "v" in entry]
     state["result"] = view["result"]
     sampler(state, view, rng)
     state["rng"] = rng.next64()  # the engine's hidden randomness (e.g. a blind pick) is unseen too

@@ -7,10 +7,12 @@ move (logged and undoable like any other), ``seat_of(token)`` says whether the s
 its own. A host freeing the seat (or a new game without it) makes the token open nothing;
 the bot is then gone.
 
-The search itself (:func:`companion.bots.choose`) runs in a :class:`WorkerThinker`: one
-long-lived worker process, so a bot thinking never holds the web process's GIL and pages
-stay as quick as when idle (``benchmarks/bot_latency.py``). The worker receives a game id
-and a seat's view, never a state.
+The search itself (:func:`companion.bots.choose`) runs in two :class:`WorkerThinker` objects,
+each a worker process of its own: one for the bots' moves, one for hints, so a bot's move
+never waits behind a hint, and a bot thinking never holds the web process's GIL (pages stay
+as quick as when idle, ``benchmarks/bot_latency.py``). A worker receives a game id and a
+seat's view, never a state. A bot that cannot move tells the table why
+(``Table.report_trouble``: every screen shows it) and tries again.
 
 Bot seats are remembered in ``bots.sqlite`` in the data directory, so after a restart the
 bots sit where they sat and think on.
@@ -18,14 +20,17 @@ bots sit where they sat and think on.
 
 from __future__ import annotations
 
+import collections
 import concurrent.futures
 import logging
 import multiprocessing
+import signal
 import sqlite3
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Callable, Protocol
 
 from .. import games
 from ..config import BotsConfig
@@ -41,18 +46,31 @@ HINT_SECONDS_RANGE = (0.1, 5.0)
 """The budgets a hint may ask for, in seconds: long enough to mean something, short
 enough that a phone's request never waits long."""
 
+HINT_POLL_SECONDS = 0.2
+"""How often a hint's request checks whether its phone has given up."""
+
+RETRY_SECONDS = 5
+"""How long a bot that could not move waits before it tries again (a change of the table
+makes it try at once)."""
+
 WAIT_MARGIN_SECONDS = 30.0
 """How much longer than its budget an answer may take before it is given up (the worker
 may have to start first, or finish another seat's move)."""
 
 
-def bot_name(seat: int | None, level: str) -> str:
-    """A bot's name at the table, in both languages (names are one string for everybody):
-    ``Bot 2 Normal / ボット ふつう``. The seat number tells two bots of one level apart;
-    without a seat, the name the records count the level's bot under: ``Bot Normal / ボット ふつう``."""
-    words = LEVELS[level]
-    number = "" if seat is None else f" {seat + 1}"
-    return f"Bot{number} {words['en']} / ボット {words['ja']}"
+class HintBusy(Conflict):
+    """The seat's previous hint is still being worked out (a seat has one in flight at most)."""
+
+
+class HintAbandoned(RuntimeError):
+    """The request for a hint ended before its answer came: the question was dropped."""
+
+
+def bot_name(seat: int, level: str) -> str:
+    """The name a bot's seat is kept under at the table: ``Bot 2 (Normal)``. Screens name a
+    bot in their own language from the seat's level (``Table.bots``), not from this name;
+    it is what a reader of the database or of a log line sees."""
+    return f"Bot {seat + 1} ({LEVELS[level]['en']})"
 
 
 class Thinker(Protocol):
@@ -63,57 +81,141 @@ class Thinker(Protocol):
     def close(self) -> None: ...
 
 
-def _choose_in_worker(game_id: str, view: dict, level: str, seconds: float | None, iterations: int | None) -> dict:
-    """Runs in the worker process: the action for ``view``."""
-    return choose(games.get(game_id), view, seconds=seconds, iterations=iterations, level=level)
+class WorkerDied(RuntimeError):
+    """The worker process ended while it was choosing (killed, or out of memory); a new one
+    starts with the next question, which can be asked at once."""
 
 
 class WorkerThinker:
-    """Chooses in one long-lived worker process (started by "spawn", so it shares nothing
-    with the web process's threads and locks). ``iterations``, when given, replaces every
-    budget in seconds (tests and benchmarks use it to be quick and independent of speed).
+    """Chooses in one worker process of its own, one question at a time, in the order asked.
 
-    A ``multiprocessing`` pool rather than ``concurrent.futures``' pool, because stopping
-    must not wait for a long search (the budgets go up to 60 s; systemd allows 15 s):
-    :meth:`close` ends the worker at once and cancels what it was asked. A worker that
-    dies is replaced by the pool; the move it was thinking about times out and is asked again."""
+    The worker is started by "spawn" (it shares nothing with the web process's threads and
+    locks) and talks to this process over a pipe of its own, with no lock shared between
+    them: a worker killed at any moment (systemd's SIGTERM reaches the whole control group,
+    or the kernel ends it) leaves nothing held. The worker ignores SIGTERM and SIGINT, so the
+    companion decides when it ends: :meth:`close` kills it at once, even in a long search
+    (budgets go up to 60 s; systemd allows 15 s to stop). A worker that dies mid-question
+    fails that question with :class:`WorkerDied` at once; the next question starts a new
+    worker. ``iterations``, when given, replaces every budget in seconds (tests and
+    benchmarks use it to be quick and independent of speed).
 
-    def __init__(self, iterations: int | None = None):
+    A question's future is set running when the worker takes it: one cancelled before then
+    is never thought about (a hint whose phone gave up)."""
+
+    def __init__(self, iterations: int | None = None, name: str = "bot worker"):
         self._iterations = iterations
-        self._lock = threading.Lock()
-        self._pool = None
-        self._asked: set[concurrent.futures.Future] = set()
+        self._name = name
+        self._ready = threading.Condition()
+        self._questions: collections.deque = collections.deque()
+        self._closed = False
+        self._process = None  # the worker process and our end of its pipe, started when first needed
+        self._pipe = None
+        self._thread: threading.Thread | None = None
 
     def think(self, game_id: str, view: dict, *, level: str, seconds: float) -> concurrent.futures.Future:
         future: concurrent.futures.Future = concurrent.futures.Future()
-
-        def answer(settle, value) -> None:
-            with self._lock:
-                self._asked.discard(future)
-            if not future.done():  # not cancelled by close meanwhile
-                settle(value)
-
-        with self._lock:
-            if self._pool is None:
-                self._pool = multiprocessing.get_context("spawn").Pool(1)
-            self._asked.add(future)
-            self._pool.apply_async(
-                _choose_in_worker, (game_id, view, level, None if self._iterations else seconds, self._iterations),
-                callback=lambda action: answer(future.set_result, action),
-                error_callback=lambda error: answer(future.set_exception, error))
+        budget_seconds = None if self._iterations else seconds
+        with self._ready:
+            if self._closed:
+                future.cancel()
+                return future
+            self._questions.append((future, (game_id, view, level, budget_seconds, self._iterations)))
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._serve, name=self._name, daemon=True)
+                self._thread.start()
+            self._ready.notify()
         return future
 
+    @property
+    def pid(self) -> int | None:
+        """The worker process's id while one runs (for tests and benchmarks)."""
+        process = self._process
+        return process.pid if process is not None and process.is_alive() else None
+
     def close(self) -> None:
-        # The pool is stopped outside the lock: terminate() waits for the pool's thread that
-        # delivers answers, and an answer arriving meanwhile needs the lock (see think).
-        with self._lock:
-            pool, self._pool = self._pool, None
-            asked, self._asked = self._asked, set()
-        if pool is not None:
-            pool.terminate()
-            pool.join()
-        for future in asked:
+        """End the worker at once; what was asked and not answered is cancelled."""
+        with self._ready:
+            self._closed = True
+            self._ready.notify()
+            process = self._process
+            waiting = list(self._questions)
+            self._questions.clear()
+        if process is not None:
+            process.kill()  # it ignores SIGTERM: ending it is ours to do
+        for future, _ in waiting:
             future.cancel()
+        if self._thread is not None:
+            self._thread.join()
+        if process is not None:
+            process.join()
+
+    def _serve(self) -> None:
+        """The thread that hands the questions to the worker, one at a time, and its answers back."""
+        while True:
+            with self._ready:
+                self._ready.wait_for(lambda: self._questions or self._closed)
+                if self._closed:
+                    return
+                future, question = self._questions.popleft()
+                if not future.set_running_or_notify_cancel():
+                    continue  # its asker gave up before the worker took it
+            try:
+                answer = self._ask(question)
+            except BaseException as error:  # noqa: BLE001 - every failure goes to the asker
+                future.set_exception(error)
+            else:
+                future.set_result(answer)
+
+    def _ask(self, question: tuple) -> dict:
+        with self._ready:
+            if self._closed:
+                raise concurrent.futures.CancelledError()
+            if self._process is None or not self._process.is_alive():
+                self._start_worker()
+            process, pipe = self._process, self._pipe
+        try:
+            pipe.send(question)
+            ok, answer = pipe.recv()  # EOFError when the worker died (or close killed it)
+        except (EOFError, OSError):
+            with self._ready:
+                closed = self._closed
+                if self._process is process:
+                    self._process = self._pipe = None
+            pipe.close()
+            process.join()
+            if closed:
+                raise concurrent.futures.CancelledError() from None
+            log.warning("the %s ended (exit code %s) while choosing: a new one starts", self._name, process.exitcode)
+            raise WorkerDied(f"the {self._name} ended while choosing (exit code {process.exitcode})") from None
+        if not ok:
+            raise answer
+        return answer
+
+    def _start_worker(self) -> None:
+        context = multiprocessing.get_context("spawn")
+        ours, theirs = context.Pipe()
+        process = context.Process(target=_worker, args=(theirs,), name=self._name, daemon=True)
+        process.start()
+        theirs.close()  # only the worker holds its end: its death shows here as EOF
+        self._process, self._pipe = process, ours
+
+
+def _worker(pipe) -> None:
+    """The worker process: answers each question sent down ``pipe`` until the pipe closes.
+    SIGTERM and SIGINT are the companion's to act on (it then kills this process): a
+    ``systemctl stop`` reaches every process of the service at once."""
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    while True:
+        try:
+            game_id, view, level, seconds, iterations = pipe.recv()
+        except EOFError:
+            return
+        try:
+            answer = (True, choose(games.get(game_id), view, seconds=seconds, iterations=iterations, level=level))
+        except Exception as error:  # noqa: BLE001 - handed to the asker, who says what went wrong
+            answer = (False, error)
+        pipe.send(answer)
 
 
 class BotSeats:
@@ -121,11 +223,16 @@ class BotSeats:
     :meth:`stop`), and ask for hints (:meth:`hint`). Thread-safe."""
 
     def __init__(self, table: Table, data_dir: str | Path, config: BotsConfig | None = None, *,
-                 thinker: Thinker | None = None):
+                 thinker: Thinker | None = None, hinter: Thinker | None = None):
+        """``thinker`` chooses the bots' moves, ``hinter`` the hints (each a worker process of
+        its own by default; given only a thinker, it does both)."""
         self._table = table
         self._config = config or BotsConfig()
-        self._thinker = thinker or WorkerThinker()
-        self._lock = threading.Lock()
+        self._thinker = thinker or WorkerThinker(name="bot worker")
+        self._hinter = hinter or thinker or WorkerThinker(name="hint worker")
+        self._hints: dict[int, _Hint] = {}  # seat -> its hint in flight
+        self._retry_at: dict[int, float] = {}  # seat -> when its bot, in trouble, tries again (monotonic)
+        self._lock = threading.RLock()  # re-entered: cancelling a hint under it calls _forget_hint
         self._db = sqlite3.connect(Path(data_dir) / DATABASE, check_same_thread=False)
         with self._db:
             self._db.execute("CREATE TABLE IF NOT EXISTS bot_seats (seat INTEGER PRIMARY KEY, token TEXT NOT NULL, level TEXT NOT NULL)")
@@ -157,7 +264,7 @@ class BotSeats:
         if not supported(game_id):
             raise NoBot(f"{games.get(game_id).title['en']} has no bots: it follows a game played with the real components")
         with self._lock:
-            token = self._table.join(seat, bot_name(seat, level))
+            token = self._table.join(seat, bot_name(seat, level), bot=level)
             try:
                 with self._db:
                     self._db.execute("INSERT OR REPLACE INTO bot_seats VALUES (?, ?, ?)", (seat, token, level))
@@ -183,9 +290,16 @@ class BotSeats:
 
     # ------------------------------------------------------------------ hints
 
-    def hint(self, seat: int, seconds: float | None = None) -> dict:
+    def hint(self, seat: int, seconds: float | None = None, *, gone: Callable[[], bool] = lambda: False) -> dict:
         """One of ``seat``'s actions now, chosen by the bot from that seat's view alone.
         ``seconds`` within HINT_SECONDS_RANGE; default: the normal level's budget.
+
+        Hints think in a worker of their own, never the bots' (a bot's move never waits
+        behind a hint). A seat has at most one hint in flight: asking again for the same
+        view waits for the same answer; asking for a newer view drops the older question
+        if the worker has not taken it yet, and is refused with :class:`HintBusy` if it has.
+        ``gone`` says whether the asker has given up (its request ended): then the question
+        is dropped (:class:`HintAbandoned`) unless another request of the seat still waits for it.
         NoBot when the game has no bots or the seat has nothing to do."""
         low, high = HINT_SECONDS_RANGE
         if seconds is None:
@@ -197,8 +311,42 @@ class BotSeats:
             raise NoBot(f"{view['title']['en']} has no hints: it follows a game played with the real components")
         if view["over"] or not view["actions"]:
             raise NoBot("you have nothing to do now, so there is nothing to hint")
-        future = self._thinker.think(view["game"], view, level="normal", seconds=seconds)
-        return future.result(timeout=seconds + WAIT_MARGIN_SECONDS)
+        with self._lock:
+            flying = self._hints.get(seat)
+            if flying is not None and flying.version == view["version"] and not flying.future.cancelled():
+                flying.waiters += 1
+                new = False
+            else:
+                if flying is not None and not flying.future.cancel() and not flying.future.done():
+                    raise HintBusy("the hint you asked for before is still being worked out: try again in a moment",
+                                   "前に頼んだヒントをまだ考えています。少し待ってからもう一度どうぞ")
+                flying = _Hint(view["version"], self._hinter.think(view["game"], view, level="normal", seconds=seconds))
+                self._hints[seat] = flying
+                new = True
+        if new:  # outside the lock: a future already answered calls back at once
+            flying.future.add_done_callback(lambda _: self._forget_hint(seat, flying))
+        deadline = time.monotonic() + seconds + WAIT_MARGIN_SECONDS
+        try:
+            while True:
+                try:
+                    return flying.future.result(timeout=HINT_POLL_SECONDS)
+                except TimeoutError:
+                    if gone():
+                        raise HintAbandoned("the phone stopped waiting for its hint") from None
+                    if time.monotonic() > deadline:
+                        raise
+        finally:
+            with self._lock:
+                flying.waiters -= 1
+                if not flying.waiters:
+                    flying.future.cancel()  # nobody waits: dropped unless the worker has it already
+            if flying.future.cancelled():
+                self._forget_hint(seat, flying)
+
+    def _forget_hint(self, seat: int, flying: _Hint) -> None:
+        with self._lock:
+            if self._hints.get(seat) is flying:
+                del self._hints[seat]
 
     # ------------------------------------------------------------------ playing
 
@@ -209,12 +357,14 @@ class BotSeats:
         self._thread.start()
 
     def stop(self) -> None:
-        """Stop playing (a move being thought about is dropped) and end the worker process."""
+        """Stop playing (a move being thought about is dropped) and end the worker processes."""
         self._stopping.set()
         self._wake.set()
         if self._unsubscribe is not None:
             self._unsubscribe()
         self._thinker.close()  # ends the search at once: the bot thread stops waiting for it
+        if self._hinter is not self._thinker:
+            self._hinter.close()
         if self._thread is not None:
             self._thread.join()
         self._db.close()
@@ -223,19 +373,22 @@ class BotSeats:
         while not self._stopping.is_set():
             self._wake.clear()  # before looking: a change while we look wakes us again
             try:
-                moved = self._move_once()
-            except Exception:  # a bug must not silently end the bots: say so, and wait for the next change
+                wait = self._move_once()
+            except Exception:  # a bug must not silently end the bots: say so, and look again soon
                 log.exception("a bot could not move")
-                moved = False
-            if not moved:
-                self._wake.wait()
+                wait = RETRY_SECONDS
+            if wait != 0:
+                self._wake.wait(wait)
 
-    def _move_once(self) -> bool:
-        """Let one awaited bot move. False when no bot is awaited, or a bot's move failed in
-        a way that only a change of the table can mend (then the next change wakes us)."""
+    def _move_once(self) -> float | None:
+        """Let one awaited bot move. Returns how long to wait before looking again, unless
+        the table changes first: 0 after a move (or a question to ask again), the time until
+        a bot in trouble tries again, or None (no bot is awaited: wait for a change)."""
         self._forget_gone()
         with self._lock:
             bots = sorted(self._bots.items())
+        now = time.monotonic()
+        retry = None
         for seat, (token, level) in bots:
             try:
                 view = self._table.view(seat)
@@ -244,33 +397,61 @@ class BotSeats:
             awaited = view["waiting_for"] or view["to_act"]
             if view["over"] or seat not in awaited or not view["actions"] or not supported(view["game"]):
                 continue
-            return self._play(seat, token, level, view)
-        return False
+            again_at = self._retry_at.get(seat, 0.0)
+            if again_at > now:  # in trouble: the others move meanwhile
+                retry = again_at - now if retry is None else min(retry, again_at - now)
+                continue
+            self._play(seat, token, level, view)
+            return 0
+        return retry
 
-    def _play(self, seat: int, token: str, level: str, view: dict) -> bool:
+    def _play(self, seat: int, token: str, level: str, view: dict) -> None:
         began = time.monotonic()
         seconds = budget(level, self._config)
         try:
             action = self._thinker.think(view["game"], view, level=level, seconds=seconds).result(
                 timeout=seconds + WAIT_MARGIN_SECONDS)
         except concurrent.futures.CancelledError:
-            return False  # stopping
-        except TimeoutError:  # its worker died (the pool starts a new one): ask again
-            log.error("the bot on seat %d got no answer from its worker: asking again", seat + 1)
-            return True
-        except NoBot as error:  # a bug: the table offered a view the bot cannot play from
-            log.error("the bot on seat %d could not choose a move: %s", seat + 1, error)
-            return False
+            return  # stopping
+        except WorkerDied:
+            return  # asked again at once: the question starts a new worker
+        except Exception as error:  # noqa: BLE001 - a search that fails or hangs: say so on every screen, try again
+            self._in_trouble(seat, error)
+            return
         # The pause counts from the moment the turn came, thinking included.
         if self._stopping.wait(max(0.0, self._config.pause_seconds - (time.monotonic() - began))):
-            return False
+            return
         if self._table.seat_of(token) != seat:
-            return True  # freed while thinking: look again (it will be forgotten)
+            return  # freed while thinking: look again (it will be forgotten)
         try:
             self._table.act(seat, action, view["version"])
         except Conflict:
-            return True  # the table moved on meanwhile (a move, an undo, a new game): look again
+            return  # the table moved on meanwhile (a move, an undo, a new game): look again
         except (IllegalAction, TableError, RuntimeError) as error:  # a full disk (StorageError) and the like
-            log.error("the bot on seat %d could not move: %s", seat + 1, error)
-            return False
-        return True
+            self._in_trouble(seat, error)
+            return
+        self._retry_at.pop(seat, None)
+        self._report(seat, None)
+
+    def _in_trouble(self, seat: int, error: Exception) -> None:
+        """A bot that could not move: log it, say so on every screen, try again in RETRY_SECONDS."""
+        why = str(error) or type(error).__name__
+        log.error("the bot on seat %d could not move (%s): trying again in %d s", seat + 1, why, RETRY_SECONDS)
+        self._retry_at[seat] = time.monotonic() + RETRY_SECONDS
+        self._report(seat, {"en": f"This bot cannot move ({why}); it tries again in {RETRY_SECONDS} s.",
+                            "ja": f"このボットは手を選べません（{why}）。{RETRY_SECONDS}秒後にもう一度試します。"})
+
+    def _report(self, seat: int, trouble: dict | None) -> None:
+        try:
+            self._table.report_trouble(seat, trouble)
+        except (TableError, RuntimeError) as error:  # the seat is gone, or nothing can be saved: the log has it
+            log.warning("could not show the trouble of the bot on seat %d: %s", seat + 1, error)
+
+
+@dataclass
+class _Hint:
+    """A seat's hint in flight: for which table version, its answer, and how many requests wait for it."""
+
+    version: int
+    future: concurrent.futures.Future
+    waiters: int = 1

@@ -335,6 +335,17 @@ class Game:
         """``{"winners": [seats], "scores": {"0": ...}, ...}`` once over, else None."""
         return _copy_json(state["result"])
 
+    def start_player(self, state: dict) -> int | None:
+        """The seat that took the play's first turn (not a later round's start player), or
+        None while the game does not know it (a tracker learns it from an entry) or never
+        does (a tracker that does not follow turns). The records keep it with every play."""
+        raise NotImplementedError(f"{type(self).__name__} must say who started a play (start_player)")
+
+    def turn_order(self, players: int, start: int, options: dict) -> list[int]:
+        """The seats in the order they take turns, from ``start``, for a play with ``options``:
+        clockwise (up the seat numbers) unless the game says otherwise. Position 1 is ``start``."""
+        return [(start + step) % players for step in range(players)]
+
     # ------------------------------------------------------------------ views
 
     def view(self, state: dict, seat: int | None) -> dict:

@@ -651,6 +651,9 @@ class LionSquare(Game):
 
     # ------------------------------------------------------------------ test hooks and speed
 
+    def start_player(self, state: dict) -> int:
+        return 0  # the first round's start player (later rounds start after the last placer)
+
     def _components(self, state: dict) -> list:
         found = list(state["pile"])
         for hand in state["hands"]:

@@ -295,6 +295,9 @@ class LionSquareLedger(Game):
 
     # ------------------------------------------------------------------ views
 
+    def start_player(self, state: dict) -> None:
+        return None  # the ledger follows herds and losses, not turns: who started is not entered
+
     def _public_view(self, state: dict) -> dict:
         players = state["players"]
         entered = [_entry_loss(e) is not None for e in state["entries"]]

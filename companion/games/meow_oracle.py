@@ -390,7 +390,8 @@ class MeowOracle(Game):
         most = wins[winners[0]]
         if self.keeps_log(state):
             names = ", ".join(seat_ref(seat) for seat in winners)
-            self.log(state, f"Game over: {names} won with {most} wins", f"ゲーム終了: 勝者は{names}（{most}勝）")
+            self.log(state, f"Game over: {names} won with {most} win{'' if most == 1 else 's'}",
+                         f"ゲーム終了: 勝者は{names}（{most}勝）")
         en, ja = _summary(winners, wins, last_totals)
         self.finish(
             state,
@@ -555,6 +556,10 @@ class MeowOracle(Game):
         return {}
 
     # ------------------------------------------------------------------ test hooks and copying
+
+    def start_player(self, state: dict) -> int:
+        """The first round's start player (each round records its own)."""
+        return state["history"][0]["start"] if state["history"] else state["start"]
 
     def _components(self, state: dict) -> list:
         found = [card for area in state["down"] for card in area if card]

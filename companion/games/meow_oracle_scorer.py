@@ -289,6 +289,10 @@ class MeowOracleScorer(Game):
 
     # ------------------------------------------------------------------ views
 
+    def start_player(self, state: dict) -> int | None:
+        """The first round's start player, as entered (None until the first round's entry names it)."""
+        return state["rounds"][0]["start_player"] if state["rounds"] else state["start_player"]
+
     def _public_view(self, state: dict) -> dict:
         players = state["players"]
         entered = [_has_entered(state, s) for s in range(players)]
@@ -392,24 +396,25 @@ def _summary(winners: list[int], wins: list[int], last: list[int]) -> Words:
     round-2 total broke the tie (the book) or the tied players share the win."""
     en, ja = seat_list(winners)
     most = wins[winners[0]]
+    wins_en = f"{most} win{'' if most == 1 else 's'}"
     tied = [seat for seat in range(len(wins)) if wins[seat] == most]
     if len(tied) == 1:
-        return f"{en} wins with the most wins ({most}).", f"{ja}が最多の{most}勝で勝ちました。"
+        return f"{en} wins with {wins_en}, more than anyone.", f"{ja}が最多の{most}勝で勝ちました。"
     tied_en, tied_ja = seat_list(tied)
     if len(winners) == 1:
         beaten = max(last[seat] for seat in tied if seat not in winners)
         return (
-            f"{tied_en} tied on {most} wins; {en} wins with the higher round-2 total ({last[winners[0]]} to {beaten}).",
+            f"{tied_en} tied on {wins_en}; {en} wins with the higher round-2 total ({last[winners[0]]} to {beaten}).",
             f"{tied_ja}が{most}勝で並び、2ラウンド目の合計が高い{ja}の勝ちです({last[winners[0]]}対{beaten})。",
         )
     if len(winners) == len(tied):
         return (
-            f"{tied_en} tied on {most} wins and on the round-2 total ({last[winners[0]]}) and share the win.",
+            f"{tied_en} tied on {wins_en} and on the round-2 total ({last[winners[0]]}) and share the win.",
             f"{tied_ja}が{most}勝で並び、2ラウンド目の合計({last[winners[0]]})も同じなので勝ちを分け合いました。",
         )
     beaten = max(last[seat] for seat in tied if seat not in winners)
     return (
-        f"{tied_en} tied on {most} wins; {en} share the win with the higher round-2 total ({last[winners[0]]} to {beaten}).",
+        f"{tied_en} tied on {wins_en}; {en} share the win with the higher round-2 total ({last[winners[0]]} to {beaten}).",
         f"{tied_ja}が{most}勝で並び、2ラウンド目の合計が高い{ja}が勝ちを分け合いました({last[winners[0]]}対{beaten})。",
     )
 

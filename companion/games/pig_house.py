@@ -600,14 +600,18 @@ class PigHouse(Game):
         length = state["edition"]["track"]["length"]
         corners = state["edition"]["track"]["corners"]
         state["last_move"] = {"numbers": list(numbers), "distance": distance}
-        first_passes = []
+        flipped = []  # the corners whose face-down card a wolf passes, in CORNERS order
+        spared = []  # the wolves that pass such a corner: the deck is spared for them alone
         for wolf in state["wolves"]:
             start = wolf["square"]
             for name in CORNERS:
                 # A wolf passes a square when it enters it during the move, last square included.
-                if (corners[name] - start - 1) % length < distance and name not in first_passes:
-                    first_passes.append(name)
+                if (corners[name] - start - 1) % length < distance and state["corner_cards"][name] is not None:
+                    spared.append(wolf["id"])
+                    if name not in flipped:
+                        flipped.append(name)
             wolf["square"] = (start + distance) % length
+        flipped.sort(key=CORNERS.index)
         squares = ", ".join(str(w["square"]) for w in state["wolves"])
         self.log(state, f"The wolves move {' + '.join(map(str, numbers))} = {distance} squares (now on {squares}).",
                  f"オオカミが{' + '.join(map(str, numbers))} = {distance}マス移動(現在 {squares})。")
@@ -617,7 +621,9 @@ class PigHouse(Game):
                 self._advance_schedule(state, turn["placed"])
             self._next_turn(state)
             return
-        self._happenings(state, [name for name in first_passes if state["corner_cards"][name] is not None], rng)
+        events = state["edition"]["track"]["events"]
+        draws = any(wolf["square"] in events and wolf["id"] not in spared for wolf in state["wolves"])
+        self._happenings(state, flipped, draws, rng)
 
     def _advance_schedule(self, state: dict, placed: str | int | None) -> None:
         """The card on the action chip goes to the discards, every card slides one chip lower,
@@ -639,8 +645,9 @@ class PigHouse(Game):
                  f"攻撃予定に公開: {card['name']['ja']}({card['number']})。")
         if card["kind"] == "dig":
             entry["mark"] = self._leader(state)["square"]
-            self.log(state, f"Digging: put a ground chip on it for the floor beside square {entry['mark']} (the leading wolf).",
-                     f"あなほり: 先頭のオオカミがいるマス{entry['mark']}の床を地面チップで目印にする。")
+            self.log(state, f"Digging: put a ground chip on the card to mark the floor beside square {entry['mark']} "
+                            "(the leading wolf's).",
+                     f"あなほり: 地面チップをカードに置き、先頭のオオカミがいるマス{entry['mark']}の床の目印にする。")
         return entry
 
     def _leader(self, state: dict) -> dict:
@@ -650,16 +657,16 @@ class PigHouse(Game):
 
     # ------------------------------------------------------------------ happenings and attacks
 
-    def _happenings(self, state: dict, corners: list[str], rng: Rng) -> None:
-        """Corners passed for the first time flip their card; only if none did, a wolf
-        stopping on a "!" square draws one card from the happening deck."""
+    def _happenings(self, state: dict, corners: list[str], draws: bool, rng: Rng) -> None:
+        """The ``corners`` passed for the first time flip their card; with ``draws`` (a wolf
+        that passed no such corner stopped on a "!" square: RULINGS section 4) one card is
+        drawn from the happening deck too, however many such wolves stopped on "!"."""
         turn = state["turn"]
         cards = []
         for name in corners:
             cards.append(state["corner_cards"][name])
             state["corner_cards"][name] = None
-        events = state["edition"]["track"]["events"]
-        if not cards and any(wolf["square"] in events for wolf in state["wolves"]):
+        if draws:
             card = self._draw_happening(state, rng)
             if card is not None:
                 cards.append(card)
@@ -855,7 +862,7 @@ class PigHouse(Game):
         pigs = state["pigs"][winners[0]]
         tied = [s for s in range(state["players"]) if state["pigs"][s] == pigs]
         if len(tied) == 1:
-            return f"{en} wins with the most pigs alive ({pigs}).", f"{ja}が無事なこぶたの最も多い({pigs}匹)1位です。"
+            return f"{en} wins with the most pigs alive ({pigs}).", f"無事なこぶたが最も多い({pigs}匹){ja}が1位です。"
         tied_en, tied_ja = seat_list(tied)
         if not pigs:  # nobody has a pig left to count: nothing breaks the tie
             return (
@@ -1151,6 +1158,9 @@ class PigHouse(Game):
         return {"pigs": state["pigs"][seat], "invincibility_used": state["invincibility_used"][seat]}
 
     # ------------------------------------------------------------------ test hooks and copying
+
+    def start_player(self, state: dict) -> int:
+        return 0  # scouting begins with the first seat
 
     def _components(self, state: dict) -> list | None:
         """The happening cards always, and the wolf cards when the companion holds the deck."""

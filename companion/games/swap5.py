@@ -509,7 +509,7 @@ class Swap5(Game):
             f"New game: {options['board']} board, {options['layout']} layout, {options['direction']}; "
             f"{seat_ref(START_SEAT)} starts.",
             f"新しいゲーム: ボード{'表' if options['board'] == 'front' else '裏'}、{_LAYOUT_JA[options['layout']]}、"
-            f"{'時計回り' if options['direction'] == 'clockwise' else '反時計回り'}。{seat_ref(START_SEAT)} から。",
+            f"{'時計回り' if options['direction'] == 'clockwise' else '反時計回り'}。{seat_ref(START_SEAT)}から。",
             private={s: _welcome_words(OWNED_COLOURS[players][s], tuple(hands[str(s)])) for s in range(players)},
         )
 
@@ -577,7 +577,7 @@ class Swap5(Game):
                     state,
                     f"{seat_ref(seat)} played their last trump card: every other player takes one more turn, "
                     f"then the game ends.",
-                    f"{seat_ref(seat)} がトランプカードを使い切りました。ほかのプレイヤーがあと1回ずつ手番を行って終了します。",
+                    f"{seat_ref(seat)}がトランプカードを使い切りました。ほかのプレイヤーがあと1回ずつ手番を行って終了します。",
                 )
         else:
             state["turn"] = self._next_seat(state, seat)
@@ -597,7 +597,7 @@ class Swap5(Game):
         """Finish: the highest score wins; among tied players the one who acted first in
         the last lap (RULINGS.md §3, see _last_lap)."""
         best = max(scores)
-        lap = self._last_lap(state, ending)
+        lap = self._last_lap(state)
         winner = next(s for s in lap if scores[s] == best)
         tie_broken = scores.count(best) > 1
         en, ja = _summary(winner, best, [s for s in lap if scores[s] == best])
@@ -614,7 +614,7 @@ class Swap5(Game):
         if not self.keeps_log(state):  # a search state words nothing (Game.unlogged)
             return
         why = (
-            (f"{seat_ref(winner)} reached {best} points", f"{seat_ref(winner)} が{best}点に達しました")
+            (f"{seat_ref(winner)} reached {best} points", f"{seat_ref(winner)}が{best}点に達しました")
             if ending == "five-points"
             else ("the last lap is over", "最後の一巡が終わりました")
         )
@@ -622,7 +622,7 @@ class Swap5(Game):
         tie = (
             (
                 f" (tied on points: first to act in the last lap, which began with {first})",
-                f" (同点のため、{first} から始まった最後の一巡で先に行動したプレイヤー)",
+                f" (同点のため、{first}から始まった最後の一巡で先に行動したプレイヤー)",
             )
             if tie_broken
             else ("", "")
@@ -630,20 +630,22 @@ class Swap5(Game):
         self.log(
             state,
             f"Game over: {why[0]}. {seat_ref(winner)} wins with {best} points{tie[0]}.",
-            f"ゲーム終了: {why[1]}。{seat_ref(winner)} の勝ち ({best}点){tie[1]}。",
+            f"ゲーム終了: {why[1]}。{seat_ref(winner)}の勝ち ({best}点){tie[1]}。",
         )
 
-    def _last_lap(self, state: dict, ending: str) -> list[int]:
+    def _last_lap(self, state: dict) -> list[int]:
         """Every seat in the order the book's tie-break reads them: 「最後の一巡で先に行動した
-        プレイヤー」, the player who acted first in the last lap (RULINGS §3, revised 2026-11-23).
+        プレイヤー」, the player who acted first in the last lap (RULINGS §3, revised 2026-11-23
+        and 2026-11-25).
 
-        Ended by five points, the last lap is the lap in progress, begun by the start player:
-        those who had acted in it, in turn order, then those who had not yet, in turn order;
-        together simply the turn order from the start player. Ended by the last trump card,
-        it is the extra lap, begun by the player after the one who played it; that player
-        acted in no part of it and comes after every other, which is where the turn order
-        from the next seat puts them."""
-        if ending == "last-trump":
+        Once someone has played their last trump card, the last lap is the extra lap, begun
+        by the player after them, whether it ends by itself or by a score of 5 reached inside
+        it: those who had acted in it, in turn order, then those who had not yet, in turn
+        order, and the player who emptied their hand (who acts in no part of it) last; together
+        simply the turn order from the next seat. Otherwise (five points before any last
+        card) the last lap is the lap in progress, begun by the start player, read the same
+        way: the turn order from the start player."""
+        if state["final_lap"] is not None:
             return self._order_from(state, self._next_seat(state, state["final_lap"]["trigger"]))
         return self._order_from(state, START_SEAT)
 
@@ -688,25 +690,25 @@ class Swap5(Game):
         who = seat_ref(seat)
         if action["type"] == "trump":
             en, ja = _trump_words(action["card"])
-            text = [f"{who} played {en}.", f"{who} がトランプカード「{ja}」を使いました。"]
+            text = [f"{who} played {en}.", f"{who}がトランプカード「{ja}」を使いました。"]
         else:
             mover = COLOUR_NAMES[before[CELL_INDEX[action["from"]]]]
             if action["type"] == "move":
                 text = [
                     f"{who} moved {mover[0]} {action['from']} to {action['to']}.",
-                    f"{who} が {action['from']} の{mover[1]}を {action['to']} へ動かしました。",
+                    f"{who}が{action['from']}の{mover[1]}を{action['to']}へ動かしました。",
                 ]
             else:
                 other = COLOUR_NAMES[before[CELL_INDEX[action["to"]]]]
                 text = [
                     f"{who} swapped {mover[0]} {action['from']} with {other[0]} {action['to']}.",
-                    f"{who} が {action['from']} の{mover[1]}と {action['to']} の{other[1]}を入れ替えました。",
+                    f"{who}が{action['from']}の{mover[1]}と{action['to']}の{other[1]}を入れ替えました。",
                 ]
         for change in move["changes"]:
             made = [_run_words(r["colour"], [CELL_INDEX[c] for c in r["cells"]]) for r in change["made"]]
             broken = [_run_words(r["colour"], [CELL_INDEX[c] for c in r["cells"]]) for r in change["broken"]]
             parts_en = [f"made {en}" for en, _ in made] + [f"broke {en}" for en, _ in broken]
-            parts_ja = [f"{ja} ができた" for _, ja in made] + [f"{ja} が崩れた" for _, ja in broken]
+            parts_ja = [f"{ja}ができた" for _, ja in made] + [f"{ja}が崩れた" for _, ja in broken]
             s = seat_ref(change["seat"])
             text[0] += f" {s}: {change['before']} → {change['after']} points ({'; '.join(parts_en)})."
             text[1] += f" {s}: {change['before']} → {change['after']}点 ({'、'.join(parts_ja)})。"
@@ -843,6 +845,14 @@ class Swap5(Game):
 
     # ------------------------------------------------------------------ test hooks and copying
 
+    def start_player(self, state: dict) -> int:
+        return START_SEAT
+
+    def turn_order(self, players: int, start: int, options: dict) -> list[int]:
+        """From ``start``, the way the play's ``direction`` option turns."""
+        step = 1 if options.get("direction", "clockwise") == "clockwise" else -1
+        return [(start + step * count) % players for count in range(players)]
+
     def _components(self, state: dict) -> list:
         pieces = ["piece-" + piece for piece in state["board"] if piece != EMPTY]
         cards = [card for hand in state["hands"].values() for card in hand]
@@ -877,11 +887,11 @@ def _summary(winner: int, best: int, tied: list[int]) -> Words:
     who = seat_ref(winner)
     points = f"{best} point{'' if best == 1 else 's'}"
     if len(tied) == 1:
-        return f"{who} wins with {points}.", f"{who} が{best}点で勝ちました。"
+        return f"{who} wins with {points}.", f"{who}が{best}点で勝ちました。"
     tied_en, tied_ja = seat_list(sorted(tied))
     return (
         f"{tied_en} tied on {points}; {who} wins by acting first in the last lap.",
-        f"{tied_ja} が{best}点で並び、最後の一巡で先に行動した{who} の勝ちです。",
+        f"{tied_ja}が{best}点で並び、最後の一巡で先に行動した{who}の勝ちです。",
     )
 
 

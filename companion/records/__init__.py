@@ -1,8 +1,9 @@
 """Play records: every finished game, and every game abandoned after a move, as a play.
 
-- :mod:`.seating` -- the hook the table calls when a game ends: who sat where;
-- :mod:`.plays` -- :class:`~.plays.Records`: reading, renaming and deleting plays.
+- :mod:`.plays` -- :class:`~.plays.Records`: reading, renaming and deleting plays;
+- :mod:`.stats`, :mod:`.exports`, :mod:`.backup` -- statistics, CSV and BG Stats, export and import.
 
 The records read the table's SQLite database through the store's play-record methods
-(``companion/store.py``); they never touch the table itself. ``docs/records.md`` says more.
+(``companion/store.py``); they never touch the table itself, and the table never calls them
+(it keeps who sat where itself as a game ends). ``docs/records.md`` says more.
 """

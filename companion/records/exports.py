@@ -30,9 +30,31 @@ full game and its tracker are one board game there, played with the app or the r
 In all four the highest score (herd, wins, points, safe pigs) wins."""
 
 
+def player_name(player: dict, bot_names: dict[str, str] | None = None) -> str | None:
+    """The name a play's player is exported under: a person's name as recorded; a bot's, one
+    per level whatever seat it took (``bot_names[level]``, else ``Bot (Normal)``), so other
+    programs count each level's bot as one player."""
+    level = player.get("bot_level")
+    if not level:
+        return player["name"]
+    return (bot_names or {}).get(level) or f"Bot ({level.capitalize()})"
+
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""How a spreadsheet recognises a formula (OWASP, *CSV Injection*): a text cell starting so
+gets a single quote in front, which the spreadsheet shows as text."""
+
+
+def _cell(text: str) -> str:
+    """A text cell that no spreadsheet runs as a formula (a name typed as =HYPERLINK(...))."""
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
 def plays_csv(plays: list[dict], zone: tzinfo | None = None) -> str:
     """One row per player per play (columns :data:`CSV_COLUMNS`), dates in ``zone`` (None:
-    this machine's), starting with a byte order mark so spreadsheets read it as UTF-8."""
+    this machine's), starting with a byte order mark so spreadsheets read it as UTF-8.
+    Text cells are neutralised (:func:`_cell`); numbers, negative scores included, are
+    written by us and stay numbers."""
     out = io.StringIO()
     out.write("\ufeff")
     writer = csv.writer(out, lineterminator="\r\n")
@@ -41,15 +63,16 @@ def plays_csv(plays: list[dict], zone: tzinfo | None = None) -> str:
         date = _when(play["started_at"], zone).strftime("%Y-%m-%d %H:%M")
         for player in play["players"]:
             writer.writerow([
-                play["id"], date, play["title"]["en"], play["duration_min"], player["name"] or "", player["seat"] + 1,
+                play["id"], date, _cell(play["title"]["en"]), play["duration_min"], _cell(player_name(player) or ""), player["seat"] + 1,
                 _flag(player["start_player"]), "" if player["score"] is None else player["score"],
                 "" if player["rank"] is None else player["rank"], _flag(player["winner"]), _flag(player["bot"]),
             ])
     return out.getvalue()
 
 
-def bgstats_payload(play: dict, zone: tzinfo | None = None) -> dict:
-    """A finished play in BG Stats' push format."""
+def bgstats_payload(play: dict, zone: tzinfo | None = None, bot_names: dict[str, str] | None = None) -> dict:
+    """A finished play in BG Stats' push format; a bot is named by :func:`player_name`
+    (``bot_names``: the words of the page that sends it) and known by its level."""
     game_id, name = BOARD_GAMES[play["game"]]
     return {
         "sourceName": SOURCE_NAME,
@@ -58,16 +81,17 @@ def bgstats_payload(play: dict, zone: tzinfo | None = None) -> dict:
         "durationMin": round(play["duration_min"]),
         "game": {"name": name, "sourceGameId": game_id, "highestWins": True, "noPoints": False},
         "players": [
-            {"name": player["name"], "score": player["score"], "winner": player["winner"],
-             "startPlayer": player["start_player"], "sourcePlayerId": player_key(player["name"])}
+            {"name": player_name(player, bot_names), "score": player["score"], "winner": player["winner"],
+             "startPlayer": player["start_player"],
+             "sourcePlayerId": f"bot:{player['bot_level']}" if player.get("bot_level") else player_key(player["name"])}
             for player in play["players"] if player["name"] is not None
         ],
     }
 
 
-def bgstats_url(play: dict, zone: tzinfo | None = None) -> str:
+def bgstats_url(play: dict, zone: tzinfo | None = None, bot_names: dict[str, str] | None = None) -> str:
     """The link that opens BG Stats with ``play`` filled in (the phone follows it with its own network)."""
-    payload = json.dumps(bgstats_payload(play, zone), ensure_ascii=False, separators=(",", ":"))
+    payload = json.dumps(bgstats_payload(play, zone, bot_names), ensure_ascii=False, separators=(",", ":"))
     return BGSTATS_URL + quote(payload, safe="")
 
 

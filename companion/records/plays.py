@@ -44,11 +44,12 @@ class Records:
         with self._lock:
             records = self._store.plays(game, -1 if limit is None else limit, before)
             seating = self._store.seating([record.id for record in records])
-        return [_play(record, seating[record.id]) for record in records]
+            chosen = self._store.chosen_seeds([record.id for record in records])
+        return [{**_play(record, seating[record.id]), "seed_chosen": record.id in chosen} for record in records]
 
     def outcomes(self, game: str | None = None) -> list[dict]:
         """What the statistics read of every play (of one ``game`` id), newest first: its
-        ``game``, ``ended_at``, ``duration_min``, ``abandoned``, ``lions_win`` and ``players``
+        ``game``, ``options``, ``ended_at``, ``duration_min``, ``abandoned``, ``lions_win`` and ``players``
         ``[{seat, name, bot, start_player, score, winner}]``. :meth:`plays` without the words
         (titles, summaries) and ranks, which cost more than the statistics themselves."""
         _require_game(game)
@@ -60,14 +61,15 @@ class Records:
     def play(self, play_id: int) -> dict:
         """One play with its whole action log: who moved, what, when, and whether it was taken back."""
         with self._lock:
-            record = self._require_play(play_id)
+            record = self._require_shown_play(play_id)
             seating = self._store.seating([play_id])[play_id]
             actions = self._store.action_log(play_id)
+            seed_chosen = self._store.seed_chosen(play_id)
             texts: dict[int, list[dict]] = {}
             for _, action, entry, _ in self._store.log_entries(play_id):
                 if action is not None and entry.get("text"):
                     texts.setdefault(action, []).append(entry["text"])
-        play = _play(record, seating)
+        play = {**_play(record, seating), "seed_chosen": seed_chosen}
         names = [seat["name"] for seat in seating]
         play["actions"] = [
             {"n": a["n"], "seat": a["seat"], "name": names[a["seat"]] if a["seat"] < len(names) else None,
@@ -83,9 +85,10 @@ class Records:
         log with the engine: the public view, and every hand (each seat's private view; the
         play is over, so nothing is secret any more). ``steps`` is the number of moves in force."""
         with self._lock:
-            record = self._require_play(play_id)
+            record = self._require_shown_play(play_id)
             actions = self._store.applied_actions(play_id)
-            names = [seat["name"] for seat in self._store.seating([play_id])[play_id]]
+            seating = self._store.seating([play_id])[play_id]
+            names = [seat["name"] for seat in seating]
         if not isinstance(step, int) or isinstance(step, bool) or not 0 <= step <= len(actions):
             raise TableError(f"step must be a whole number from 0 to {len(actions)}, not {step!r}",
                              f"step は0から{len(actions)}までの整数にしてください（{step!r} は使えません）")
@@ -93,7 +96,8 @@ class Records:
         state = game.setup(record.players, record.seed, record.options)
         for _, seat, action in actions[:step]:
             state = game.apply(state, seat, action)
-        return {"id": play_id, "game": record.game, "title": game.title, "names": names, "step": step,
+        return {"id": play_id, "game": record.game, "title": game.title, "names": names,
+                "bots": [seat["bot_level"] for seat in seating], "step": step,
                 "steps": len(actions), "view": game.view(state, None),
                 "hands": {str(seat): game.view(state, seat)["private"] for seat in range(record.players)}}
 
@@ -125,6 +129,18 @@ class Records:
 
     # ------------------------------------------------------------------ inside
 
+    def _require_shown_play(self, play_id) -> GameRecord:
+        """:meth:`_require_play` for a play whose moves or hands are about to be served. The
+        table's current game, once over, can still be reopened by an undo: it is checked
+        and noted as shown in one transaction, so either the undo came first (and this is
+        no play any more) or the table refuses to reopen it from now on."""
+        if self._store.get_meta("current_game") != play_id:
+            return self._require_play(play_id)
+        with self._store.transaction():
+            record = self._require_play(play_id)
+            self._store.note_shown(play_id)
+        return record
+
     def _require_play(self, play_id) -> GameRecord:
         if (not isinstance(play_id, int) or isinstance(play_id, bool) or not 1 <= play_id <= LARGEST_ID
                 or not self._store.is_play(play_id)):
@@ -151,7 +167,8 @@ def _play(record: GameRecord, seating: list[dict]) -> dict:
         "lions_win": bool(result.get("lions_win")),
         "summary": _summary(record, result, names),
         "players": [
-            {"seat": seat["seat"], "name": seat["name"], "bot": seat["bot"], "start_player": seat["start_player"],
+            {"seat": seat["seat"], "name": seat["name"], "bot": seat["bot"], "bot_level": seat["bot_level"],
+             "start_player": seat["start_player"],
              "score": scores.get(str(seat["seat"])), "rank": ranks.get(seat["seat"]), "winner": seat["seat"] in winners}
             for seat in seating
         ],
@@ -172,6 +189,7 @@ def _outcome(record: GameRecord, seating: list[dict]) -> dict:
     scores = result.get("scores", {})
     return {
         "game": record.game,
+        "options": record.options,  # the turn order may depend on them (SWAP 5's direction)
         "ended_at": record.ended_at,
         "duration_min": round((record.ended_at - record.started_at) / 60, 1),
         "abandoned": record.abandoned,

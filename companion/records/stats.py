@@ -11,8 +11,10 @@ no clock). The decisions, also in ``docs/records.md`` ("Statistics"):
   player's plays, and the game's ``lions_wins`` says how often it happened;
 - players are matched with :func:`~.plays.player_key` and shown under their most recent
   spelling; bots are players too, marked ``bot``, one per level whatever seat it took
-  (:func:`~.seating.bot_player`), so two bots of a level in one play are two of its plays;
-- **seat positions** are counted in turn order from the player who started (1 = started),
+  (the seat's ``bot_level``; pages name it in their language), so two bots of a level in one
+  play are two of its plays;
+- **seat positions** are counted in the play's turn order from the player who started (1 =
+  started; ``Game.turn_order``: a counterclockwise SWAP 5 goes down the seat numbers),
   per game and player count; a play whose start player is not known (the Lion Square ledger
   does not track it) is left out there;
 - **the h-index of games played**: the largest h such that h board games were each played at
@@ -27,7 +29,6 @@ from collections import Counter, defaultdict
 from .. import games
 from .exports import BOARD_GAMES
 from .plays import player_key
-from .seating import bot_player
 
 
 def stats(plays: list[dict]) -> dict:
@@ -98,9 +99,10 @@ def _seat_positions(finished: list[dict]) -> list[dict]:
         wins = [0] * players
         for play in its_plays:
             start = next(player["seat"] for player in play["players"] if player["start_player"])
+            order = games.get(play["game"]).turn_order(players, start, play["options"])
             for player in play["players"]:
                 if player["winner"]:
-                    wins[(player["seat"] - start) % players] += 1
+                    wins[order.index(player["seat"])] += 1
         answer.append({"players": players, "n": len(its_plays), "positions": [
             {"position": position + 1, "wins": won, "share": round(won / len(its_plays), 4)}
             for position, won in enumerate(wins)]})
@@ -109,17 +111,22 @@ def _seat_positions(finished: list[dict]) -> list[dict]:
 
 def _players(plays: list[dict]) -> list[dict]:
     """Per player (matched by :func:`player_key`), most plays first, then most wins."""
-    found: dict[str, dict] = {}
-    board_games: dict[str, Counter] = defaultdict(Counter)
+    found: dict[tuple, dict] = {}  # (bot level or None, key) -> the player: nobody's name is a level's bot
+    board_games: dict[tuple, Counter] = defaultdict(Counter)
     keys: dict[str, str] = {}  # name -> player_key(name): a few names, met a thousand times
     for play in plays:  # newest first: the first name met is the most recent spelling
         for seat in play["players"]:
             if seat["name"] is None:
                 continue
-            name = (seat["bot"] and bot_player(seat["seat"], seat["name"])) or seat["name"]
-            key = keys.get(name) or keys.setdefault(name, player_key(name))
-            player = found.setdefault(key, {"name": name, "key": key, "bot": seat["bot"], "plays": 0,
-                                            "wins": 0, "win_rate": None, "abandoned": 0,
+            level = seat.get("bot_level")
+            if level:
+                name, key = None, f"bot:{level}"
+            else:  # a person, or a bot recorded before levels were kept: by its name
+                name = seat["name"]
+                key = keys.get(name) or keys.setdefault(name, player_key(name))
+            key = (level, key)
+            player = found.setdefault(key, {"name": name, "key": key[1], "bot": seat["bot"], "bot_level": level,
+                                            "plays": 0, "wins": 0, "win_rate": None, "abandoned": 0,
                                             "last_played": play["ended_at"], "h_index": 0})
             if play["abandoned"]:
                 player["abandoned"] += 1

@@ -22,7 +22,7 @@ from companion import games
 from companion.bots.seats import BotSeats
 from companion.table import Table
 from hardware.display import Display
-from hardware.panel import ConfirmPage, HomePage, InfoPage, Panel
+from hardware.panel import ConfirmPage, HomePage, InfoPage, JoinPage, Panel
 from hardware.screens import PRODUCT, Screen, render, word
 
 SCALE = 4
@@ -85,6 +85,11 @@ def main() -> int:
         shot("status-pig-house-attack", HomePage())
         shot("game-menu-pig-house-attack", panel.game_menu())
         shot("status-pig-house-attack-32", HomePage(), (128, 32))
+        done = next(a for a in panel._panel_actions() if a.action["type"] == "attack_done")
+        panel._choose_action(done, table.version)
+        shot("confirm-attack-done", panel._pages[-1])
+        panel.home()
+        shot("join-in-game", JoinPage())
         shot("confirm-undo", ConfirmPage("Undo", "Take back the last move: Taro rolls 2 pigs.", lambda: None,
                                          default=False))
         shot("refused", InfoPage("Cannot undo", "there is nothing to undo in this game", "error"))
@@ -118,6 +123,11 @@ def main() -> int:
         panel.public = table.public()
         panel._ask_remove_bot(2, "normal")
         shot("confirm-remove-bot", panel._pages[-1])
+        table.free_all_seats()
+        table.start_game("swap5", 2, seed=1)
+        table.join(1, NAMES[1])
+        shot("status-empty-seat", HomePage())
+        shot("game-menu-empty-seat", panel.game_menu())
         bots.stop()
         save("stopped", Screen("stopped", PRODUCT["en"], (word("stopped", "en"), "", word("stopped_hint", "en"))))
         table.close()

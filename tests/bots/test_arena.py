@@ -14,7 +14,7 @@ def test_the_arena_rotates_seats_and_counts_every_game():
     result = arena(games.get("swap5"), ["random", "random"], 6, seed=1)
     assert sum(result.wins) == 6 and result.lions == 0
     assert result.as_json() == {"game": "swap5", "seats": ["random", "random"], "games": 6,
-                                "wins": result.wins, "lions": 0, "moves": result.moves}
+                                "wins": result.wins, "lions": 0, "moves": result.moves, "slowest": [None, None]}
     assert len(result.moves) == 6 and all(moves > 0 for moves in result.moves)
     assert f"longest {max(result.moves)}" in result.report()
     assert arena(games.get("swap5"), ["random", "random"], 6, seed=1) == result
@@ -32,11 +32,38 @@ def test_normal_beats_random_at_swap5():
         (["normal", "bogus"], {}, "unknown seat 'bogus'"),
         (["normal", "random", "random"], {}, "for 2, 4 players"),
         (["normal", "random"], {"games": 0}, "whole number of 1 or more"),
+        (["normal", "greedy"], {"scale": 0}, "--scale must be a positive number"),
+        (["normal", "greedy"], {"scale": 0.1, "iterations": 5}, "not more"),
     ],
 )
 def test_the_arena_refuses_bad_requests(seats, kwargs, message):
     with pytest.raises(ValueError, match=message):
-        arena(games.get("swap5"), seats, kwargs.get("games", 1), seed=0)
+        arena(games.get("swap5"), seats, kwargs.pop("games", 1), seed=0, **kwargs)
+
+
+@pytest.mark.parametrize(("game_id", "seats"), [("swap5", ["normal", "greedy"]),
+                                                ("lion-square", ["easy", "greedy", "random"]),
+                                                ("meow-oracle", ["strong", "greedy", "greedy"])])
+def test_a_seeded_arena_with_greedy_players_plays_the_same_games_again(game_id, seats):
+    game = games.get(game_id)
+    first = arena(game, seats, len(seats), seed=7, iterations=3)
+    assert first == arena(game, seats, len(seats), seed=7, iterations=3)
+    assert sum(first.wins) + first.lions == len(seats)
+    assert first.slowest[0] > 0 and first.slowest[1:] == [None] * (len(seats) - 1)  # only bot levels are timed
+
+
+def test_scale_gives_each_level_that_share_of_its_configured_seconds_of_processor_time():
+    config = BotsConfig(easy_seconds=0.2, normal_seconds=0.6, strong_seconds=3.0)
+    found = budgets(["strong", "normal", "easy", "greedy"], None, None, config, scale=0.1)
+    assert found == {"strong": {"cpu_seconds": pytest.approx(0.3)}, "normal": {"cpu_seconds": pytest.approx(0.06)},
+                     "easy": {"cpu_seconds": pytest.approx(0.02)}}
+
+
+def test_a_scaled_bot_stops_thinking_at_its_processor_time():
+    """No figure is asserted: a decision's longest time is the budget plus one iteration."""
+    result = arena(games.get("swap5"), ["normal", "greedy"], 2, seed=5, scale=0.02)
+    assert 0 < result.slowest[0]
+    assert "normal's longest decision" in result.report()
 
 
 def test_the_arena_budgets_keep_the_configured_ratios():
@@ -51,6 +78,24 @@ def test_the_arena_command_prints_one_json_object(capsys):
     assert printed == arena(games.get("swap5"), ["random", "random"], 3, seed=2).as_json()
 
 
+def test_the_arena_command_takes_greedy_seats_and_a_scale(capsys):
+    assert main(["arena", "meow-oracle", "--seats", "easy,greedy,greedy", "--games", "1", "--scale", "0.01",
+                 "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["seats"] == ["easy", "greedy", "greedy"] and sum(printed["wins"]) == 1
+    with pytest.raises(SystemExit):
+        main(["arena", "swap5", "--seats", "normal,greedy", "--scale", "0.1", "--iterations", "3"])
+    assert "not allowed with argument" in capsys.readouterr().err
+
+
 def test_the_arena_command_refuses_a_tracker(capsys):
     assert main(["arena", "pig-house", "--seats", "random,random", "--games", "1"]) == 2
     assert "has no bots (an arena needs one of the full games)" in capsys.readouterr().err
+
+
+def test_the_wilson_interval_is_the_textbook_one():
+    from companion.bots.arena import wilson
+
+    low, high = wilson(48, 96)  # 50%: 40.2 – 59.8%
+    assert round(low, 3) == 0.402 and round(high, 3) == 0.598
+    assert wilson(0, 10)[0] == 0 and wilson(10, 10)[1] == 1

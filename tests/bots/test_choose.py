@@ -86,7 +86,7 @@ def test_a_single_legal_action_is_played_without_searching():
         ({"actions": []}, {}, "nothing to do"),
         ({"actions": None}, {}, 'no "actions"'),
         ({"over": True}, {}, "game is over"),
-        ({}, {"seconds": 1, "iterations": 5}, "not both"),
+        ({}, {"seconds": 1, "iterations": 5}, "not more"),
         ({}, {"iterations": 0}, "iterations must be"),
         ({}, {"seconds": -1}, "seconds must be"),
         ({}, {"level": "expert"}, "unknown bot level 'expert'"),
@@ -129,3 +129,39 @@ def test_easy_sometimes_plays_its_second_best_move():
         for seed in range(10)
     )
     assert 0 < differing < 10
+
+
+def test_a_move_the_greedy_player_sees_lose_by_force_is_not_weighed(monkeypatch):
+    """The greedy player's values order the root; a move they call lost by force (-WON)
+    is dropped unless every move is, so a few noisy playouts cannot pick it."""
+    import companion.bots as bots
+    from companion.bots.greedy import WON
+
+    game = games.get("swap5")
+    state = game.setup(2, 3)
+    view = seat_view(game, state, 0)
+    keep = view["actions"][7]
+    monkeypatch.setattr(bots, "greedy_values", lambda g, v, actions, rng: [0.0 if a == keep else -WON for a in actions])
+    assert choose(game, view, iterations=20, seed=1) == keep
+    monkeypatch.setattr(bots, "greedy_values", lambda g, v, actions, rng: [-WON] * len(actions))
+    assert choose(game, view, iterations=20, seed=1) in view["actions"]  # all lost: it still plays
+
+
+def test_easy_searches_without_the_greedy_players_values(monkeypatch):
+    """easy is meant to be beatable: it neither orders nor prunes its moves by the greedy
+    player (normal and strong do, above), and plays its playouts at random."""
+    import companion.bots as bots
+    from companion.bots import ismcts
+
+    def refuse(*args):
+        raise AssertionError("easy asked the greedy player")
+
+    monkeypatch.setattr(bots, "greedy_values", refuse)
+    monkeypatch.setattr(ismcts, "policy", refuse)  # and its playouts are uniformly random
+    game = games.get("meow-oracle")
+    state = game.setup(3, 2)
+    seat = game.to_act(state)[0]
+    view = seat_view(game, state, seat)
+    assert choose(game, view, iterations=10, seed=1, level="easy") in view["actions"]
+    with pytest.raises(AssertionError, match="asked the greedy player"):
+        choose(game, view, iterations=10, seed=1, level="normal")

@@ -6,7 +6,7 @@ import pytest
 from companion import games
 from companion.bots import choose
 from companion.bots.ismcts import search, widening
-from companion.bots.policies import TRUMP_WHILE_AHEAD, policy, swap5_values
+from companion.bots.policies import SWAP5_PATIENCE, TRUMP_WHILE_AHEAD, meow_fit, meow_round_over, policy, swap5_values
 from companion.games.rng import Rng
 
 # Seat 0 (red + yellow) has a run of three reds in row 1, one point; seat 1 (green + blue) none.
@@ -62,7 +62,8 @@ def test_two_normal_swap5_bots_end_their_game(seed):
     assert game.is_over(state), f"still playing after {moves} moves"
 
 
-@pytest.mark.parametrize("game_id, players", [("swap5", 2), ("swap5", 4), ("lion-square", 3), ("meow-oracle", 3)])
+@pytest.mark.parametrize("game_id, players", [("swap5", 2), ("swap5", 4), ("lion-square", 3), ("lion-square", 4),
+                                              ("meow-oracle", 2), ("meow-oracle", 3)])
 def test_every_playout_move_is_one_the_seat_may_take(game_id, players):
     """The search applies playout moves without checking them (apply_listed): each must be
     one of the mover's listed actions, trump cards included."""
@@ -75,3 +76,40 @@ def test_every_playout_move_is_one_the_seat_may_take(game_id, players):
             action = choose_move(game, state, seat, rng)
             assert action in game.legal_actions(state, seat)
             state = game.apply(state, seat, action)
+
+
+def test_after_its_patience_a_swap5_bot_plays_its_trump_cards_so_every_game_ends():
+    """Behind, with every threat undone at once, a bot once made threats for thousands of
+    moves; after SWAP5_PATIENCE moves it plays its cards, so a game with a bot ends at most
+    a lap after its second card (and one it has no card left for has already ended)."""
+    game, state = red_ahead()
+    state = dict(state, turn=1)  # the seat behind is to move
+    view = game.view(state, 1) | {"actions": game.legal_actions(state, 1)}
+    assert choose(game, view, iterations=10, seed=1)["type"] != "trump"  # behind: it keeps its cards
+    late = dict(view, version=SWAP5_PATIENCE)
+    assert choose(game, late, iterations=10, seed=1)["type"] == "trump"
+    state = dict(state, version=SWAP5_PATIENCE)
+    rng = Rng.from_seed(3)
+    for moves in range(2 * 3):  # two of its turns, then the other seat's last lap
+        seat = game.to_act(state)[0]
+        view = game.view(state, seat) | {"actions": game.legal_actions(state, seat)}
+        state = game.apply(state, seat, choose(game, view, iterations=5, seed=rng.next64() >> 1))
+        if game.is_over(state):
+            break
+    assert game.is_over(state) and moves <= 3
+
+
+def test_meow_oracle_playouts_stop_at_the_end_of_their_round_and_share_the_lead_in_wins():
+    meow = games.get("meow-oracle")
+    begun = meow.setup(3, 2)
+    assert meow_round_over(begun, begun) is None
+    assert meow_round_over(begun, dict(begun, round=2, wins=[2, 2, 0])) == [0.5, 0.5, 0.0]
+
+
+def test_a_meow_oracle_card_fits_where_its_number_and_colour_belong():
+    """Low numbers early on the snake, high ones late; a colour shared with its line."""
+    empty = [None] * 9
+    assert meow_fit(empty, "red-0", 0) > meow_fit(empty, "red-0", 8)
+    assert meow_fit(empty, "red-10", 8) > meow_fit(empty, "red-10", 0)
+    reds = ["red-1", "red-2"] + [None] * 7
+    assert meow_fit(reds, "red-2", 2) > meow_fit(reds, "blue-2", 2)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import os
+import signal
 import sqlite3
 import tempfile
 import threading
@@ -16,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from companion.bots import NoBot
-from companion.bots.seats import DATABASE, BotSeats, bot_name
+from companion.bots.seats import DATABASE, BotSeats, HintAbandoned, HintBusy, WorkerDied, WorkerThinker, bot_name
 from companion.config import BotsConfig
 from companion.table import Conflict, NotFound, Table
 
@@ -98,7 +99,7 @@ def test_two_bots_play_a_game_to_the_end_through_the_table(table, tmp_path):
         wait_until(lambda: table.view(None)["over"])
     finally:
         bots.stop()
-    assert table.names() == ["Bot 1 Easy / ボット かんたん", "Bot 2 Strong / ボット つよい"]
+    assert table.names() == ["Bot 1 (Easy)", "Bot 2 (Strong)"] and table.bots() == ["easy", "strong"]
     assert {entry["seat"] for entry in table.action_log()} == {0, 1}
     assert thinker.views_were_the_seats_own and all(thinker.views_were_the_seats_own)
     assert {(call[0], call[2]) for call in thinker.calls} == {("meow-oracle", "easy"), ("meow-oracle", "strong")}
@@ -286,37 +287,169 @@ def test_stop_ends_a_bot_that_is_pausing_at_once(table, tmp_path):
 
 def test_closing_the_worker_ends_a_long_search_at_once(table):
     # Budgets go up to 60 s and systemd allows 15 s to stop: stopping must not wait for a search.
-    from companion.bots.seats import WorkerThinker
-
     table.start_game("swap5", 2, seed=2)
     thinker = WorkerThinker()
     future = thinker.think("swap5", table.view(0), level="strong", seconds=30)
-    time.sleep(1.0)  # the worker has started and searches
+    wait_until(lambda: future.running(), seconds=30)  # the worker has it and searches
     began = time.monotonic()
     thinker.close()
     assert time.monotonic() - began < 5
-    assert future.cancelled()
+    with pytest.raises(concurrent.futures.CancelledError):
+        future.result(timeout=1)
 
 
-def test_closing_the_worker_lets_an_answer_arriving_meanwhile_through(table, monkeypatch):
-    # Stopping the pool waits for the pool's thread that delivers answers; an answer being
-    # delivered needs the thinker's lock, so closing must not hold it meanwhile (it did, and
-    # stopping the companion hung when a bot's answer came at that moment).
-    import multiprocessing.pool
+def test_the_worker_ignores_sigterm_and_a_killed_worker_is_replaced_at_once(table):
+    # systemd's SIGTERM reaches every process of the service: the worker leaves its ending to
+    # the companion. A worker killed mid-question fails that question at once (no timeout),
+    # and the next question starts a new one; killed while idle, the next question does too.
+    table.start_game("swap5", 2, seed=2)
+    thinker = WorkerThinker()
+    try:
+        assert thinker.think("swap5", table.view(0), level="easy", seconds=0.05).result(timeout=60) in table.view(0)["actions"]
+        first = thinker.pid
+        os.kill(first, signal.SIGTERM)
+        assert thinker.think("swap5", table.view(0), level="easy", seconds=0.05).result(timeout=60)
+        assert thinker.pid == first  # SIGTERM did nothing to it
 
-    from companion.bots.seats import WorkerThinker
+        future = thinker.think("swap5", table.view(0), level="strong", seconds=30)
+        wait_until(lambda: future.running(), seconds=30)
+        os.kill(first, signal.SIGKILL)
+        with pytest.raises(WorkerDied):
+            future.result(timeout=5)
+        assert thinker.think("swap5", table.view(0), level="easy", seconds=0.05).result(timeout=60)
+        second = thinker.pid
+        assert second not in (None, first)
+
+        os.kill(second, signal.SIGKILL)  # idle
+        wait_until(lambda: thinker.pid is None)
+        assert thinker.think("swap5", table.view(0), level="easy", seconds=0.05).result(timeout=60)
+        assert thinker.pid not in (None, first, second)
+    finally:
+        thinker.close()
+
+
+def test_a_question_cancelled_before_the_worker_takes_it_is_never_thought_about(table):
+    table.start_game("swap5", 2, seed=2)
+    thinker = WorkerThinker()
+    try:
+        busy = thinker.think("swap5", table.view(0), level="normal", seconds=1.0)
+        dropped = thinker.think("swap5", table.view(0), level="normal", seconds=1.0)
+        assert dropped.cancel()
+        last = thinker.think("swap5", table.view(0), level="easy", seconds=0.05)
+        assert busy.result(timeout=60) and last.result(timeout=60)
+        assert dropped.cancelled()
+    finally:
+        thinker.close()
+
+
+# ---------------------------------------------------------------- hints beside the bots, and bots in trouble
+
+
+def test_a_bots_move_never_waits_behind_hints(table, tmp_path):
+    table.start_game("swap5", 2, seed=2)
+    table.join(0, "Aki")
+    hinter = StuckThinker(table)  # a hint that never ends
+    bots = BotSeats(table, tmp_path, QUICK, thinker=FakeThinker(table), hinter=hinter)
+    bots.seat(1, "normal")
+    bots.start()
+    asking = threading.Thread(target=lambda: pytest.raises(concurrent.futures.CancelledError, bots.hint, 0, 5.0))
+    try:
+        asking.start()
+        wait_until(lambda: hinter.calls)
+        view = table.view(0)
+        table.act(0, view["actions"][0], view["version"])
+        wait_until(lambda: len(table.action_log()) == 2)  # the bot moved while the hint still thinks
+    finally:
+        bots.stop()
+        asking.join()
+
+
+class Gated(FakeThinker):
+    """Answers each question only when the test opens its gate; notes which were dropped
+    (cancelled) before being taken."""
+
+    def __init__(self, table):
+        super().__init__(table)
+        self.futures = []
+
+    def think(self, game_id, view, *, level, seconds):
+        self.calls.append((game_id, view, level, seconds))
+        future = concurrent.futures.Future()
+        self.futures.append((future, view["actions"][0]))
+        return future
+
+    def take_and_answer(self, index):
+        future, action = self.futures[index]
+        if future.set_running_or_notify_cancel():
+            future.set_result(action)
+
+
+def test_one_seat_has_one_hint_in_flight_and_a_hint_nobody_waits_for_is_dropped(table, tmp_path):
+    table.start_game("swap5", 2, seed=2)
+    hinter = Gated(table)
+    bots = BotSeats(table, tmp_path, QUICK, thinker=FakeThinker(table), hinter=hinter)
+    answers = []
+    try:
+        first = threading.Thread(target=lambda: answers.append(bots.hint(0, 1.0)))
+        second = threading.Thread(target=lambda: answers.append(bots.hint(0, 1.0)))
+        first.start()
+        wait_until(lambda: len(hinter.futures) == 1)
+        second.start()  # the same view again: it waits for the same answer
+        time.sleep(0.3)
+        assert len(hinter.futures) == 1
+        hinter.take_and_answer(0)
+        first.join()
+        second.join()
+        assert answers == [table.view(0)["actions"][0]] * 2
+
+        gave_up = threading.Event()
+        with pytest.raises(HintAbandoned):
+            threading.Timer(0.3, gave_up.set).start()
+            bots.hint(0, 1.0, gone=gave_up.is_set)  # the phone's request ends before the answer
+        assert hinter.futures[1][0].cancelled()  # dropped: the worker never takes it
+
+        # A hint the worker has taken is not dropped, and a newer view's waits till it ends.
+        taken = threading.Thread(target=lambda: pytest.raises(HintAbandoned, bots.hint, 0, 1.0, gone=gave_up.is_set))
+        gave_up.clear()
+        taken.start()
+        wait_until(lambda: len(hinter.futures) == 3)
+        assert hinter.futures[2][0].set_running_or_notify_cancel()
+        table.join(1, "Ben")  # a newer version of the table
+        with pytest.raises(HintBusy):
+            bots.hint(0, 1.0)
+        gave_up.set()
+        taken.join()
+        hinter.futures[2][0].set_result(hinter.futures[2][1])
+        wait_until(lambda: not bots._hints)
+    finally:
+        bots.stop()
+
+
+def test_a_bot_that_cannot_move_says_so_on_every_screen_and_tries_again(table, tmp_path, monkeypatch):
+    monkeypatch.setattr("companion.bots.seats.RETRY_SECONDS", 0.5)
+
+    class FailsTwice(FakeThinker):
+        def think(self, game_id, view, *, level, seconds):
+            self.calls.append(level)
+            if len(self.calls) <= 2:
+                future = concurrent.futures.Future()
+                future.set_exception(NoBot("the sampled positions offered none of the view's actions"))
+                return future
+            return super().think(game_id, view, level=level, seconds=seconds)
 
     table.start_game("swap5", 2, seed=2)
-    thinker = WorkerThinker(iterations=1)
-    future = thinker.think("swap5", table.view(0), level="normal", seconds=1)
-    delivered = threading.Event()
-    future.add_done_callback(lambda _: delivered.set())
-    terminate = multiprocessing.pool.Pool.terminate
-
-    def terminate_once_the_answer_came(pool):
-        assert delivered.wait(60), "the answer could not get through while the worker was being closed"
-        terminate(pool)
-
-    monkeypatch.setattr(multiprocessing.pool.Pool, "terminate", terminate_once_the_answer_came)
-    thinker.close()
-    assert future.result() in table.view(0)["actions"]
+    thinker = FailsTwice(table)
+    bots = make_bots(table, tmp_path, thinker)
+    bots.seat(0, "normal")
+    seen = []
+    table.subscribe(lambda version: seen.append(table.public()["seats"][0]["trouble"]))
+    bots.start()
+    try:
+        wait_until(lambda: table.action_log())
+    finally:
+        bots.stop()
+    troubles = [words for words in seen if words]
+    assert troubles and "cannot move" in troubles[0]["en"] and "手を選べません" in troubles[0]["ja"]
+    assert "none of the view's actions" in troubles[0]["en"]
+    assert len(thinker.calls) >= 3  # it tried again, without any change of the table
+    assert table.public()["seats"][0]["trouble"] is None and table.view(0)["troubles"] == {}

@@ -23,3 +23,10 @@ def chromium_missing() -> str | None:
     if not (Path(CHROMIUM).is_file() or shutil.which(CHROMIUM)):
         return f"Chromium is not installed at {CHROMIUM} (apt-get install -y chromium)"
     return None
+
+
+def shows_current(page, table) -> None:
+    """Wait until ``page`` shows ``table``'s current version."""
+    from playwright.sync_api import expect
+
+    expect(page.locator("#game")).to_have_attribute("data-version", str(table.version))

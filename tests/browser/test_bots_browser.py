@@ -148,11 +148,11 @@ def test_the_new_game_form_seats_a_bot_that_then_moves(tmp_path, browser, new_ph
         host.get_by_test_id("start").click()
 
         host.wait_for_url(f"{url}/J/{table.join_code}")  # the host goes on to take a seat
-        assert bots.levels() == {0: "normal"} and table.names()[0] == "Bot 1 Normal / ボット ふつう"
+        assert bots.levels() == {0: "normal"} and table.names()[0] == "Bot 1 (Normal)"
         assert table.view(None)["to_act"] == [0]
         screen = new_phone()
         screen.goto(f"{url}/table")
-        expect(screen.get_by_test_id("log")).to_contain_text("Bot 1 Normal", timeout=60_000)  # its first move
+        expect(screen.get_by_test_id("log")).to_contain_text("Bot 1 (normal)", timeout=60_000)  # its first move
         assert table.action_log()[0]["seat"] == 0
         assert problems == []
 
@@ -199,3 +199,48 @@ def test_a_bot_that_could_not_sit_is_said_and_the_page_stays(tmp_path, browser, 
         expect(host.locator("#status")).to_contain_text("could not be written, so the bot was not seated")
         expect(host.locator("#status")).to_have_attribute("data-kind", "error")
         assert host.url == f"{url}/" and table.game_id == "swap5" and not table.public()["seats"][1]["taken"]
+
+
+class CannotChoose:
+    """A search that always fails, as one did after an undo (the bot never moved, silently)."""
+
+    def think(self, game_id, view, *, level, seconds):
+        future = concurrent.futures.Future()
+        future.set_exception(ValueError("the view and the game disagree"))
+        return future
+
+    def close(self):
+        pass
+
+
+@pytest.mark.parametrize("locale", ["en-US", "ja-JP"])
+def test_a_bot_that_cannot_move_says_so_on_the_phones_in_their_language(tmp_path, browser, new_phone, locale):
+    with serving(tmp_path, CannotChoose()) as (url, table, bots):
+        table.start_game("swap5", 2, seed=5)
+        token = table.join(1, "Aki")
+        bots.seat(0, "normal")
+        phone = new_phone(locale=locale)
+        phone.goto(f"{url}/R/{token}")
+        trouble = phone.get_by_test_id("bot-trouble")
+        expect(trouble).to_have_count(1)
+        if locale == "ja-JP":
+            expect(trouble).to_contain_text("手を選べません")
+            expect(trouble).to_contain_text("もう一度試します")
+        else:
+            expect(trouble).to_contain_text("This bot cannot move (the view and the game disagree)")
+            expect(trouble).to_contain_text("tries again")
+
+
+@pytest.mark.parametrize(("locale", "shown", "hidden"), [("en-US", "Bot 1 (normal)", "ボット"), ("ja-JP", "ボット1（ふつう）", "Bot")])
+def test_a_bots_name_is_shown_in_the_pages_language_only(tmp_path, browser, new_phone, locale, shown, hidden):
+    with serving(tmp_path, LastBoardMove()) as (url, table, bots):
+        table.start_game("swap5", 2, seed=5)
+        token = table.join(1, "Aki")
+        bots.seat(0, "normal")
+        phone = new_phone(locale=locale)
+        phone.goto(f"{url}/R/{token}")
+        names = phone.locator(".seat-name")
+        expect(names.first).to_have_text(shown)
+        assert hidden not in names.first.inner_text()
+        phone.goto(f"{url}/J/{table.join_code}")  # the join page's list of seats
+        expect(phone.locator("li[data-seat='0'] .seat-name")).to_have_text(shown)

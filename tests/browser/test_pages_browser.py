@@ -13,7 +13,7 @@ import warnings
 
 import pytest
 
-from browser_support import chromium_missing
+from browser_support import chromium_missing, shows_current
 from companion import games
 
 _missing = chromium_missing()
@@ -43,16 +43,12 @@ def join_by_url(page, live, seat: int, name: str) -> None:
     expect(page.locator(".seats .me .seat-name")).to_have_text(name)
 
 
-def shows_current(page, live) -> None:
-    """Wait until ``page`` shows the table's current version."""
-    expect(page.locator("#game")).to_have_attribute("data-version", str(live.table.version))
-
 
 def after(live, phones, before: int) -> None:
     """Wait for the table to pass version ``before``, then for every phone to show it."""
     assert live.table.wait(before, WAIT_SECONDS) > before, "the action did not reach the table"
     for page in phones:
-        shows_current(page, live)
+        shows_current(page, live.table)
 
 
 # ------------------------------------------------------------------ seats
@@ -123,7 +119,7 @@ def test_lion_square_start_from_the_home_page_pass_hands_and_play(live, new_phon
     for adjustment in range(3):
         passed = {}
         for seat, page in enumerate(phones):
-            shows_current(page, live)
+            shows_current(page, live.table)
             card = table.view(seat)["actions"][0]["card"]
             passed[seat] = card
             before = table.version
@@ -211,7 +207,7 @@ def test_meow_oracle_three_phones_join_and_play_a_full_round(live, new_phone):
     moves = 0
     while table.state()["round"] == 1:
         seat = table.view(None)["to_act"][0]
-        shows_current(phones[seat], live)
+        shows_current(phones[seat], live.table)
         before = table.version
         meow_move(phones[seat], live, seat)
         after(live, phones, before)
@@ -261,7 +257,7 @@ def test_a_choice_made_before_the_last_moves_answer_arrives_is_kept(live, new_ph
     phone.locator(f'.mo-area.own button[data-cell="{cell_json(first)}"]').click()
     phone.get_by_test_id("confirm").click()
     phone.wait_for_function("window.answerHeld === true")
-    shows_current(phone, live)  # the new view, from the event stream
+    shows_current(phone, live.table)  # the new view, from the event stream
     expect(phone.locator(f'.mo-area.own button[data-cell="{cell_json(first)}"]')).to_have_count(0)
 
     phone.locator(f'.mo-area.own button[data-cell="{cell_json(second)}"]').click()
@@ -290,14 +286,14 @@ def test_every_game_draws_on_a_phone_and_on_the_table_screen_without_script_erro
     phone = new_phone()
     phone.on("pageerror", lambda error: errors.append(str(error)))
     phone.goto(f"{live.url}/R/{token}")
-    shows_current(phone, live)
+    shows_current(phone, live.table)
     expect(phone.locator(".headline h1")).to_have_text(game.title["en"])
     if live.table.view(0)["actions"]:
         expect(phone.locator(".actions .prompt, .actions .confirm").first).to_be_visible()
     screen = new_phone()
     screen.on("pageerror", lambda error: errors.append(str(error)))
     screen.goto(f"{live.url}/table")
-    shows_current(screen, live)
+    shows_current(screen, live.table)
     assert errors == []
 
 
@@ -324,10 +320,10 @@ def test_the_table_screen_shows_no_hand_even_in_a_browser_that_holds_a_seat(live
     token = live.table.join(0, "Ann")
     page = new_phone()
     page.goto(f"{live.url}/R/{token}")  # this browser now holds seat 0's cookie
-    shows_current(page, live)
+    shows_current(page, live.table)
     hand = live.table.view(0)["private"]["hand"]
     assert hand and all(card in page.content() for card in hand), "the phone page shows the hand"
     page.goto(f"{live.url}/table")
-    shows_current(page, live)
+    shows_current(page, live.table)
     content = page.content()
     assert not any(card in content for card in hand), "the table screen showed a seat's trump cards"

@@ -23,7 +23,8 @@ if _missing:
     pytest.skip(f"BROWSER TESTS SKIPPED: {_missing}", allow_module_level=True)
 
 from playwright.sync_api import expect  # noqa: E402  (only once we know it is there)
-from test_pages_browser import join_by_url, shows_current  # noqa: E402
+from test_pages_browser import join_by_url  # noqa: E402
+from browser_support import shows_current  # noqa: E402
 
 from companion import games  # noqa: E402
 
@@ -189,7 +190,7 @@ def test_the_finished_games_phone_links_to_bg_stats_and_the_replay(live, new_pho
         page.goto(f"{live.url}/play?lang={lang}")
     play_id = play_on(table, seed=4)
     for page in phones:
-        shows_current(page, live)
+        shows_current(page, live.table)
         expect(page.get_by_test_id("result")).to_be_visible()
         link = page.get_by_test_id("bgstats")
         expect(link).to_have_text(words[0])

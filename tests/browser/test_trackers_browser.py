@@ -20,7 +20,8 @@ if _missing:
     pytest.skip(f"BROWSER TESTS SKIPPED: {_missing}", allow_module_level=True)
 
 from playwright.sync_api import expect  # noqa: E402  (only once we know it is there)
-from test_pages_browser import after, join_by_url, shows_current  # noqa: E402
+from test_pages_browser import after, join_by_url  # noqa: E402
+from browser_support import shows_current  # noqa: E402
 
 
 def action_json(action: dict) -> str:
@@ -188,7 +189,7 @@ def test_pig_house_a_scouting_turn_then_a_building_turn_with_the_die_and_an_atta
     seat = public["seat"]
     assert (public["step"], seat) == ("roll", 1)
     for page in phones:
-        shows_current(page, live)
+        shows_current(page, live.table)
         expect(page.locator(".game-status")).to_contain_text("Chaotic building")
 
     # Chaotic building: Ben rolls; the face shows big on every phone.

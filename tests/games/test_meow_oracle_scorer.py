@@ -336,7 +336,7 @@ def test_the_summary_says_when_the_round_two_total_leaves_some_tied_players_shar
 
 def test_the_summary_names_a_clear_winner():
     state = play(started(3), *totals(10, 5, 10), (0, {"type": "next-round"}), *totals(7, 7, 9))
-    assert GAME.result(state)["summary"] == {"en": "{s2} wins with the most wins (4).", "ja": "{s2}が最多の4勝で勝ちました。"}
+    assert GAME.result(state)["summary"] == {"en": "{s2} wins with 4 wins, more than anyone.", "ja": "{s2}が最多の4勝で勝ちました。"}
 
 
 def test_refusals_come_in_japanese_too():

@@ -352,6 +352,30 @@ def test_a_corner_flip_replaces_the_draw_for_a_wolf_stopping_on_an_event_square(
     assert state["happening_deck"] == deck_before
 
 
+def test_the_deck_is_spared_only_for_the_wolf_that_passed_the_corner():
+    """RULINGS section 4 (2026-11-25), issue 23 point 9: wolves on 4 and 12 move 3 to 7 and 15;
+    the first passes the top-right corner (6), the second stops on "!" (15): both cards."""
+    state = building(new(2, die="physical"))
+    state["corner_cards"]["bottom_left"] = None
+    put_wolves(state, 4, 12)
+    corner_card, top = state["corner_cards"]["top_right"], state["happening_deck"][0]
+    stack_deck(state, "tackle-1", "scratch-2")
+    state = to_attack(state)
+    assert [w["square"] for w in state["wolves"]] == [7, 15]
+    assert state["turn"]["happenings"] == [corner_card, top]
+    assert state["corner_cards"]["top_right"] is None and top not in state["happening_deck"]
+
+
+def test_a_wolf_passing_a_corner_already_flipped_is_not_spared_the_deck():
+    state = building(new(2, die="physical"))
+    state["corner_cards"] = {"top_right": None, "bottom_left": None}
+    put_wolves(state, 5)
+    top = state["happening_deck"][0]
+    stack_deck(state, "tackle-1", "scratch-3")
+    state = to_attack(state)  # 5 -> 9: over the corner 6, whose card is gone, onto "!" 9
+    assert state["turn"]["happenings"] == [top]
+
+
 def test_an_add_wolf_happening_adds_a_wolf_that_attacks_at_once():
     state = building(new(2, die="physical"))
     put_wolves(state, 7)
@@ -573,6 +597,8 @@ def test_a_digging_card_marks_the_floor_of_the_leading_wolf_when_revealed():
     state = act(state, 0, "pig_action", kind="move")
     state = act(state, 0, "move_wolves")
     assert state["schedule"][-1] == {"card": "dig-2", "number": 2, "mark": 11}
+    said = next(entry["text"] for entry in reversed(state["log"]) if entry["text"] and "Digging" in entry["text"]["en"])
+    assert "ground chip on the card" in said["en"] and "地面チップをカードに置き" in said["ja"]  # the book's words
 
 
 # ---------------------------------------------------------------------------- the deck runs out, the second ending
@@ -776,7 +802,7 @@ def _tie_broken(pigs, ground, outer=()):
 def test_the_summary_says_which_count_broke_the_tie():
     assert _tie_broken([2, 2, 3, None], [(0, 1), (1, 2)]) == {
         "en": "{s2} wins with the most pigs alive (3).",
-        "ja": "{s2}が無事なこぶたの最も多い(3匹)1位です。",
+        "ja": "無事なこぶたが最も多い(3匹){s2}が1位です。",
     }
     assert _tie_broken([3, 3, 2, None], [(0, 2), (1, 1)]) == {
         "en": "{s0} and {s1} tied on 3 pigs alive; {s0} wins with more pigs standing on the ground (2).",

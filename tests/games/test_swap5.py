@@ -497,7 +497,7 @@ def test_five_points_end_the_game_at_once():
         "scores": {"0": 5, "1": 0, "2": 0, "3": 0},
         "ending": "five-points",
         "tie_broken": False,
-        "summary": {"en": "{s0} wins with 5 points.", "ja": "{s0} が5点で勝ちました。"},
+        "summary": {"en": "{s0} wins with 5 points.", "ja": "{s0}が5点で勝ちました。"},
     }
     assert GAME.view(after, None)["public"]["step"] == "over"
     assert GAME.view(after, None)["log"][-1]["text"]["en"] == "Game over: {s0} reached 5 points. {s0} wins with 5 points."
@@ -594,7 +594,7 @@ def test_tie_goes_to_the_first_tied_player_of_the_extra_lap_after_the_start_play
         "winners": [winner], "scores": {"0": 0, "1": 1, "2": 0, "3": 1}, "ending": "last-trump", "tie_broken": True,
         "summary": {
             "en": f"{{s1}} and {{s3}} tied on 1 point; {{s{winner}}} wins by acting first in the last lap.",
-            "ja": f"{{s1}}と{{s3}} が1点で並び、最後の一巡で先に行動した{{s{winner}}} の勝ちです。",
+            "ja": f"{{s1}}と{{s3}}が1点で並び、最後の一巡で先に行動した{{s{winner}}}の勝ちです。",
         },
     }
     last_line = GAME.view(state, None)["log"][-1]["text"]["en"]
@@ -678,19 +678,28 @@ def test_a_five_point_tie_goes_to_who_acted_first_in_the_lap_in_progress_from_th
     result = GAME.result(state)
     assert result.pop("summary") == {
         "en": f"{{s1}} and {{s2}} tied on 5 points; {{s{winner}}} wins by acting first in the last lap.",
-        "ja": f"{{s1}}と{{s2}} が5点で並び、最後の一巡で先に行動した{{s{winner}}} の勝ちです。",
+        "ja": f"{{s1}}と{{s2}}が5点で並び、最後の一巡で先に行動した{{s{winner}}}の勝ちです。",
     }
     assert result == {"winners": [winner], "scores": {"0": 0, "1": 5, "2": 5, "3": 0}, "ending": "five-points", "tie_broken": True}
     assert GAME.view(state, None)["log"][-1]["text"]["en"].endswith("which began with {s0}).")
 
 
-def test_a_five_point_tie_in_the_extra_lap_still_counts_from_the_start_player():
-    state = position(4, DOUBLE_FIVE, hands={1: ["row-3-4"]}, turn=1)
+@pytest.mark.parametrize("direction", ["clockwise", "counterclockwise"])
+def test_a_five_point_tie_in_the_extra_lap_is_broken_by_the_extra_laps_order(direction):
+    """RULINGS §3 (revised 2026-11-25), issue 23 point 10: green (seat 1) plays their last card;
+    in the extra lap yellow (seat 2) acts and ties green on 5. Green acted in no part of the
+    extra lap and comes last: yellow wins, whichever way turns go (the start player is not counted from)."""
+    state = position(4, DOUBLE_FIVE, hands={1: ["row-3-4"]}, turn=1, direction=direction)
     state = play(state, 1, type="trump", card="row-3-4")  # green's last card; rows 3 and 4 are empty
+    if direction == "counterclockwise":  # the extra lap runs 0, 3, 2: two quiet moves first
+        state = quiet_move(quiet_move(state, 0), 3)
     assert GAME.to_act(state) == [2]
     state = play(state, 2, type="swap", **{"from": "E2", "to": "E1"})
-    assert GAME.result(state)["ending"] == "five-points"
-    assert GAME.result(state)["winners"] == [1]  # the lap in progress began with seat 0, not after green
+    result = GAME.result(state)
+    assert result["ending"] == "five-points" and result["winners"] == [2]
+    assert result["summary"]["en"] == "{s1} and {s2} tied on 5 points; {s2} wins by acting first in the last lap."
+    first = "{s2}" if direction == "clockwise" else "{s0}"
+    assert GAME.view(state, None)["log"][-1]["text"]["en"].endswith(f"which began with {first}).")
 
 
 def test_random_four_player_ties_are_spread_over_the_seats_and_never_go_to_who_emptied_their_hand():
@@ -718,7 +727,7 @@ def test_highest_score_wins_without_tie_break():
     state = play(state, 3, type="trump", card="row-2-3")
     assert rows_of(state) == ["GGG..", "G....", "G..Y.", "BBBR.", "....."]
     result = GAME.result(state)
-    assert result.pop("summary") == {"en": "{s1} wins with 2 points.", "ja": "{s1} が2点で勝ちました。"}
+    assert result.pop("summary") == {"en": "{s1} wins with 2 points.", "ja": "{s1}が2点で勝ちました。"}
     assert result == {"winners": [1], "scores": {"0": 0, "1": 2, "2": 0, "3": 1}, "ending": "last-trump", "tie_broken": False}
 
 
@@ -801,7 +810,7 @@ def test_a_trump_card_is_logged_in_words_never_by_its_id():
     state = position(4, ["R.G..", "..YB.", ".....", ".....", "....."], hands={0: ["col-E-A", "row-1-2"]})
     text = GAME.view(play(state, 0, type="trump", card="col-E-A"), None)["log"][-1]["text"]
     assert text["en"].startswith("{s0} played the column swap E <-> A.")
-    assert text["ja"].startswith("{s0} がトランプカード「E列とA列の入れ替え」を使いました。")
+    assert text["ja"].startswith("{s0}がトランプカード「E列とA列の入れ替え」を使いました。")
     assert "col-" not in text["en"] + text["ja"]
 
 

@@ -12,8 +12,10 @@ import queue
 import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
-from panel_helpers import BUTTONS, URL, FlakyDisplay
+from panel_helpers import BUTTONS, URL, FirstAction, FlakyDisplay
 
+from companion.bots.seats import BotSeats
+from companion.config import BotsConfig
 from companion.table import Table
 from hardware.buttons import Buttons
 from hardware.display import Display
@@ -58,3 +60,12 @@ def make_panel(pins, table):
     yield make
     for panel in made:
         panel.stop()
+
+
+@pytest.fixture
+def bots(table, tmp_path):
+    """Started bot seats whose thinker answers at once, as ``companion serve`` hands them over."""
+    bots = BotSeats(table, tmp_path, BotsConfig(pause_seconds=0), thinker=FirstAction())
+    bots.start()
+    yield bots
+    bots.stop()

@@ -3,6 +3,7 @@ a clock moved by hand, and menu navigation by what the screen shows."""
 
 from __future__ import annotations
 
+import concurrent.futures
 import threading
 
 from luma.core.device import dummy
@@ -82,3 +83,26 @@ def choose(panel, label: str, limit: int = 60):
             return
         short_press(panel, "down")
     raise AssertionError(f"no menu line {label!r} in {panel.text_lines()}")
+
+
+def status_of(panel) -> str | None:
+    """The game whose status screen the panel shows (status screens have no title bar: the
+    game's title stays in the screen's data), or None on any other screen."""
+    return panel._shown.title if panel._shown.kind == "status" else None
+
+
+def status_text(panel) -> list[str]:
+    """Every line of the status screen shown, the headline first: what paging shows."""
+    return [panel._shown.headline or "", *panel._shown.lines]
+
+
+class FirstAction:
+    """A bot thinker that answers at once with the first listed action."""
+
+    def think(self, game_id, view, *, level, seconds):
+        future = concurrent.futures.Future()
+        future.set_result(view["actions"][0])
+        return future
+
+    def close(self):
+        pass

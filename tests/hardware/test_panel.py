@@ -7,7 +7,7 @@ import time
 
 import pytest
 import segno
-from panel_helpers import URL, choose, presses, selected, short_press
+from panel_helpers import URL, choose, presses, selected, short_press, status_of, status_text
 
 from hardware import screens
 
@@ -64,7 +64,7 @@ def test_start_a_game_with_the_buttons_asks_players_and_options(make_panel, tabl
     short_press(panel, "ok")
     assert table.game_id == "pig-house" and table.players == 3
     assert table.public()["game"]["options"]["die"] == "physical"
-    assert panel.text_lines()[0] == "Pig House (tracker)"
+    assert status_of(panel) == "Pig House (tracker)"
 
 
 def test_back_leaves_a_menu_and_a_refused_confirmation_changes_nothing(make_panel, table):
@@ -78,7 +78,7 @@ def test_back_leaves_a_menu_and_a_refused_confirmation_changes_nothing(make_pane
     short_press(panel, "back")
     assert table.version == before and panel.text_lines()[0] == "Menu"
     presses(panel, "back")
-    assert panel.text_lines()[0] == "SWAP 5"
+    assert status_of(panel) == "SWAP 5"
 
 
 def test_undo_through_the_menu_takes_back_the_last_action(make_panel, table):
@@ -91,7 +91,7 @@ def test_undo_through_the_menu_takes_back_the_last_action(make_panel, table):
     assert "Take back the last move: Seat 1 moved" in " ".join(panel.text_lines())
     presses(panel, "down", "ok")  # the question starts on "No": down to "Yes"
     assert table.public()["view"]["game_version"] == 0
-    assert panel.text_lines()[0] == "SWAP 5"
+    assert status_of(panel) == "SWAP 5"
 
 
 def test_undo_with_nothing_to_undo_says_why(make_panel, table):
@@ -103,7 +103,7 @@ def test_undo_with_nothing_to_undo_says_why(make_panel, table):
     presses(panel, "down", "ok")
     assert panel.text_lines()[:2] == ["Cannot undo", "there is nothing to undo in this"]
     short_press(panel, "ok")
-    assert panel.text_lines()[0] == "SWAP 5"
+    assert panel.text_lines()[0] == "SWAP 5"  # the game menu
 
 
 def test_join_code_and_ip_address_from_the_menu(make_panel, table):
@@ -130,7 +130,7 @@ def test_holding_ok_opens_the_menu_and_holding_back_goes_home(make_panel, table)
     pin = hold(panel, "back")
     pin.drive_high()
     assert panel.settle()
-    assert panel.text_lines()[0] == "SWAP 5"
+    assert status_of(panel) == "SWAP 5"
 
 
 def test_holding_down_repeats_until_released(make_panel, table):
@@ -187,11 +187,11 @@ def test_screens_change_when_the_table_changes(make_panel, table):
     image = panel.flaky.device.image.copy()
     table.start_game("meow-oracle", 2, seed=3)
     assert panel.settle()
-    assert panel.text_lines()[0] == "Meow Oracle"
+    assert status_of(panel) == "Meow Oracle"
     assert panel.flaky.device.image.tobytes() != image.tobytes()
     table.join(1, "Hanako")
     assert panel.settle()
-    assert any("Hanako 0 wins" in line for line in panel.text_lines())
+    assert "Hanako: 0 wins" in status_text(panel)
 
 
 def test_pig_house_roll_shows_a_big_die(make_panel, table):
@@ -226,9 +226,11 @@ def test_pig_house_marks_a_lost_pig_and_invincibility_per_player(make_panel, tab
     panel = make_panel()
     short_press(panel, "ok")
     choose(panel, "Hanako: pig lost")
+    presses(panel, "down", "ok")  # it asks first: "Yes"
     assert table.public()["view"]["public"]["pigs"][1] == pigs - 1
     short_press(panel, "ok")
     choose(panel, "Taro: use invincibility")
+    presses(panel, "down", "ok")
     assert table.public()["view"]["public"]["invincibility_used"][0] is True
 
 
@@ -237,7 +239,7 @@ def test_the_scorer_moves_to_round_two_once_all_have_entered(make_panel, table):
     table.act(0, {"type": "start-player", "seat": 0}, table.version)
     table.act(0, {"type": "total", "total": 10}, table.version)
     panel = make_panel()
-    assert panel.text_lines()[1] == "Seat 2's turn"  # the one seat the round waits for
+    assert panel.text_lines()[0] == "Seat 2 is empty"  # the one seat the round waits for
     table.act(1, {"type": "total", "total": 7}, table.version)
     assert panel.settle()
     short_press(panel, "ok")
@@ -260,23 +262,24 @@ def test_the_end_shows_the_ranking(make_panel, table):
         table.act(seat, table.view(seat)["actions"][-1], table.version)
         game = table.public()
     panel = make_panel()
-    lines = panel.text_lines()
+    lines = status_text(panel)
     result = game["view"]["result"]
     winner = result["winners"][0]
-    assert lines[1] == f"Seat {winner + 1} wins"
+    assert lines[0] == f"Seat {winner + 1} wins"
     assert any(line.startswith(f"★1. Seat {winner + 1}") for line in lines)
 
 
-def test_japanese_names_render_and_long_names_are_shortened(make_panel, table):
+def test_japanese_names_render_and_long_names_wrap_whole(make_panel, table):
     table.start_game("meow-oracle", 2, seed=3)
     table.join(0, "やまだたろうさんとはなこ")
     table.join(1, "Bartholomew-Maximilian")
     panel = make_panel(language="ja")
-    lines = panel.text_lines()
-    assert lines[0] == "オラクルカード"
-    assert any(line.startswith("やまだた… 0 勝") for line in lines), lines
-    assert any("Bartholo…" in line for line in lines), lines
-    assert lit_pixels(panel.flaky.device.image.crop((0, 8, 128, 64))) > 50
+    lines = status_text(panel)
+    assert status_of(panel) == "オラクルカード"
+    assert "やまだたろうさんとはなこ: 0勝" in "".join(lines), lines  # wrapped over rows, never cut
+    assert "Bartholomew-Maximilian: 0勝" in "".join(lines), lines
+    assert not any("…" in line for line in lines)
+    assert lit_pixels(panel.flaky.device.image.crop((0, 16, 128, 64))) > 50
 
 
 @pytest.mark.parametrize("size", [(128, 64), (128, 32)])
@@ -300,8 +303,8 @@ def test_a_tie_broken_by_turn_order_ranks_the_loser_second(make_panel, table):
     result = table.public()["view"]["result"]
     assert result["tie_broken"], "seed 3 ends in a tie broken by turn order"
     loser = 1 - result["winners"][0]
-    lines = make_panel().text_lines()
-    assert any(line.startswith(f" 2. Seat {loser + 1}") for line in lines), lines
+    lines = status_text(make_panel())
+    assert any(line.startswith(f"2. Seat {loser + 1}") for line in lines), lines
 
 
 def test_ok_chooses_what_the_glass_shows_even_if_the_list_changed_since():

@@ -6,30 +6,13 @@ quick; the bots are started, so a seated bot really moves."""
 from __future__ import annotations
 
 import concurrent.futures
+import time
 
 import pytest
-from panel_helpers import choose, presses, selected, short_press
+from panel_helpers import FirstAction, choose, presses, selected, short_press, status_of
 
 from companion.bots.seats import BotSeats
 from companion.config import BotsConfig
-
-
-class FirstAction:
-    def think(self, game_id, view, *, level, seconds):
-        future = concurrent.futures.Future()
-        future.set_result(view["actions"][0])
-        return future
-
-    def close(self):
-        pass
-
-
-@pytest.fixture
-def bots(table, tmp_path):
-    bots = BotSeats(table, tmp_path, BotsConfig(pause_seconds=0), thinker=FirstAction())
-    bots.start()
-    yield bots
-    bots.stop()
 
 
 def test_the_game_menu_seats_a_bot_that_then_moves(make_panel, table, bots):
@@ -37,13 +20,14 @@ def test_the_game_menu_seats_a_bot_that_then_moves(make_panel, table, bots):
     table.join(1, "Aki")
     panel = make_panel(bots=bots)
     short_press(panel, "ok")
-    assert panel.text_lines()[0] == "SWAP 5" and selected(panel) == "Bots…"
-    short_press(panel, "ok")
+    # the seat the game waits for first (issue 24 point 2), then every bot seat under "Bots…"
+    assert panel.text_lines()[:3] == ["SWAP 5", "> Seat 1: add a bot", "Bots…"]
+    choose(panel, "Bots…")
     assert panel.text_lines()[1:] == ["> Seat 1: add a bot"]  # Aki's seat is not offered
     short_press(panel, "ok")
     assert panel.text_lines() == ["Bot for seat 1", "Easy", "> Normal", "Strong"]
     choose(panel, "Strong")
-    assert bots.levels() == {0: "strong"} and table.names()[0] == "Bot 1 Strong / ボット つよい"
+    assert bots.levels() == {0: "strong"} and table.names()[0] == "Bot 1 (Strong)"
     assert panel.text_lines()[0] == "Bots"  # back to the bots, for the next seat
     bots_moved = [entry for entry in table.action_log() if entry["seat"] == 0]
     for _ in range(100):
@@ -76,7 +60,7 @@ def test_a_seat_taken_meanwhile_is_refused_in_plain_words(make_panel, table, bot
     table.start_game("swap5", 2, seed=1)
     table.join(1, "Aki")
     panel = make_panel(bots=bots, language="ja")
-    presses(panel, "ok", "ok", "ok")
+    presses(panel, "ok", "ok")  # the game menu's first item: the awaited free seat
     assert panel.text_lines()[0] == "1番の席のボット" and selected(panel) == "ふつう"
     table.join(0, "Ben")  # a phone takes the seat while the panel shows the levels
     short_press(panel, "ok")
@@ -110,3 +94,41 @@ def test_the_composition_root_hands_the_panel_the_tables_bots(pins, table, bots,
         assert panel.bots is bots
     finally:
         panel.stop()
+
+
+class CannotChoose(FirstAction):
+    def think(self, game_id, view, *, level, seconds):
+        future = concurrent.futures.Future()
+        future.set_exception(ValueError("the view and the game disagree"))
+        return future
+
+
+@pytest.mark.parametrize(("language", "words"), [("en", "cannot move"), ("ja", "手を選べません")])
+def test_a_bot_that_cannot_move_says_so_on_the_status_screen(table, tmp_path, language, words):
+    from hardware.screens import status_screen
+
+    table.start_game("swap5", 2, seed=1)
+    table.join(1, "Aki")
+    bots = BotSeats(table, tmp_path, BotsConfig(pause_seconds=0), thinker=CannotChoose())
+    bots.seat(0, "normal")
+    bots.start()
+    try:
+        deadline = time.monotonic() + 10
+        while not table.public()["seats"][0]["trouble"]:
+            assert time.monotonic() < deadline, "the bot's trouble never reached the table"
+            table.wait(table.version, timeout=0.5)
+        lines = status_screen(table.public(), language).lines
+        # the status screen wraps its words into 16 px rows: read them as one text
+        assert words.replace(" ", "") in "".join(lines).replace(" ", ""), lines
+    finally:
+        bots.stop()
+
+
+@pytest.mark.parametrize(("language", "name"), [("en", "Bot 1 (strong)"), ("ja", "ボット1(つよい)")])
+def test_the_panel_names_a_bot_in_its_language_only(table, language, name):
+    from hardware.screens import seat_names
+
+    table.start_game("swap5", 2, seed=1)
+    table.join(0, "Bot 1 (Strong)", bot="strong")
+    table.join(1, "Aki")
+    assert seat_names(table.public(), language) == [name, "Aki"]

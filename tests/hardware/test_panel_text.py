@@ -10,7 +10,7 @@ import time
 import unicodedata
 
 import pytest
-from panel_helpers import short_press
+from panel_helpers import short_press, status_of
 
 from companion import games
 from companion.table import TableError, clean_name
@@ -48,8 +48,9 @@ def table_with_names(table, monkeypatch, game_id, names):
 def assert_status_frame(panel, title):
     lines = panel.text_lines()
     assert lines and "Screen error" not in lines, lines
-    assert lines[0] == fonts.fit(title, panel.width)
-    assert all(fonts.text_width(line) <= panel.width for line in lines)
+    assert status_of(panel) == title  # a status screen: the title is in its data, not drawn
+    rows = screens.layout(panel._shown, panel.width, panel.height).rows
+    assert all(fonts.text_width(row.text) * row.scale <= panel.width for row in rows)
 
 
 def test_a_paragraph_separator_in_a_name_does_not_break_the_panel(make_panel, table, monkeypatch, caplog):

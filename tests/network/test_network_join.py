@@ -89,8 +89,12 @@ def test_while_the_access_point_is_up_the_table_page_shows_both_codes_labelled(t
 
 
 def test_the_join_page_tells_android_users_to_keep_the_wifi(table):
+    # No game yet: the join link leads home, where the first arrival starts one; it says so there too.
+    page = make_client(table, ON_AIR).get(f"/J/{table.join_code}", follow_redirects=True).get_data(as_text=True)
+    assert "Start a game" in page and "keep it" in page
+    table.start_game("swap5", 2, seed=1)
     page = make_client(table, ON_AIR).get(f"/J/{table.join_code}").get_data(as_text=True)
-    assert "keep it" in page
+    assert 'data-testid="wifi-keep"' in page and "keep it" in page
 
 
 def test_on_a_home_network_the_table_page_has_the_join_code_only(table):

@@ -31,14 +31,15 @@ def records(table, data_dir):
     records.close()
 
 
-def play(table: Table, game_id: str, names: list[str], seed: int = 1, moves: int | None = None) -> None:
-    """Start ``game_id`` with ``names`` seated and make random legal moves: all of them to
-    the end, or only ``moves`` of them."""
+def play(table: Table, game_id: str, names: list[str], seed: int = 1, moves: int | None = None,
+         bots: dict[int, str] | None = None) -> None:
+    """Start ``game_id`` with ``names`` seated (``bots``: {seat: level} of the bots among them)
+    and make random legal moves: all of them to the end, or only ``moves`` of them."""
     if any(table.names()):  # the names of an earlier game: seats stay held across games
         table.free_all_seats()
     table.start_game(game_id, len(names), seed=seed)
     for seat, name in enumerate(names):
-        table.join(seat, name)
+        table.join(seat, name, bot=(bots or {}).get(seat))
     chooser = random.Random(seed)
     game = games.get(game_id)
     made = 0

@@ -64,12 +64,13 @@ def test_bad_listing_arguments_are_refused(records, kwargs):
         records.plays(**kwargs)
 
 
-def test_bots_are_flagged(table, records):
+def test_bots_are_known_by_their_seat_and_level_not_by_their_name(table, records):
     table.start_game("swap5", 2, seed=3)
-    table.join(0, "Aki")
-    table.join(1, bot_name(1, "easy"))
+    table.join(0, bot_name(1, "easy"))  # a person who types a bot's name is a person
+    table.join(1, bot_name(1, "easy"), bot="easy")
     play_on(table)
-    assert [p["bot"] for p in records.plays()[0]["players"]] == [False, True]
+    players = records.plays()[0]["players"]
+    assert [(p["bot"], p["bot_level"]) for p in players] == [(False, None), (True, "easy")]
 
 
 def test_one_play_carries_its_whole_action_log_with_undone_moves(table, records):

@@ -56,3 +56,35 @@ def test_the_replay_route_and_its_refusals(client, table):
     for bad in (last + 1, "x", "-1"):
         assert client.get(f"/api/plays/{play_id}/replay?step={bad}").status_code == 400
     assert client.get("/api/plays/999/replay?step=0").status_code == 404
+
+
+@pytest.mark.parametrize("opened", ["/api/plays/{id}/replay?step=0", "/api/plays/{id}", "/replay/{id}"])
+def test_a_finished_game_whose_hands_were_served_cannot_be_reopened(client, table, host, opened):
+    """Issue 23 point 4: once the replay (or the moves) of the table's finished game was served,
+    an undo would make what everyone may have seen secret again; it is refused, in both languages."""
+    from .conftest import play, play_on
+
+    play(table, "swap5", ["Aki", "Ben"], seed=3)
+    play_id = client.get("/api/plays").get_json()["plays"][0]["id"]
+    assert client.post("/api/undo", json={}, headers=host).status_code == 200  # nobody has looked yet: reopened
+    assert client.get(f"/api/plays/{play_id}/replay").status_code == 404  # a game being played has no replay
+    play_on(table)
+    assert client.get(opened.format(id=play_id)).status_code == 200
+    refused = client.post("/api/undo", json={}, headers=host)
+    assert refused.status_code == 409
+    body = refused.get_json()
+    assert "replay" in body["error"] and "リプレイ" in body["error_ja"]
+    assert games.get("swap5").is_over(table.state())
+    assert client.get(f"/api/plays/{play_id}/replay").status_code == 200  # still a play, its hands as they were
+
+
+def test_a_reopened_game_serves_no_replay(client, table, host):
+    """The other order: the undo came first, so the game is being played again and nothing is served."""
+    from .conftest import play
+
+    play(table, "swap5", ["Aki", "Ben"], seed=4)
+    play_id = client.get("/api/plays").get_json()["plays"][0]["id"]
+    assert client.post("/api/undo", json={}, headers=host).status_code == 200
+    for route in (f"/api/plays/{play_id}/replay", f"/api/plays/{play_id}"):
+        assert client.get(route).status_code == 404
+

@@ -43,12 +43,15 @@ def test_a_finished_play_of_every_game_has_its_page(client, table, game_id, lang
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("path", ["/replay/999", "/replay/0", "/replay/abc", "/replay/%EF%BC%91", "/replay/" + "9" * 30])
-def test_an_unknown_play_gets_the_friendly_page_in_both_languages(client, table, path, lang):
+@pytest.mark.parametrize("path, status", [("/replay/999", 404), ("/replay/0", 404), ("/replay/abc", 404),
+                                          ("/replay/%EF%BC%91", 404), ("/replay/" + "9" * 30, 400),
+                                          ("/replay/" + "9" * 5000, 400)])
+def test_an_unknown_play_gets_the_friendly_page_in_both_languages(client, table, path, status, lang):
+    """An id longer than any play's (19 digits) is a bad address: 400, the same page."""
     play(table, "swap5", ["Aki", "Ben"], seed=1)  # play 1 exists: "１" (full width) is still not its address
     page = client.get(f"{path}?lang={lang}")
     html = page.get_data(as_text=True)
-    assert page.status_code == 404 and page.mimetype == "text/html"
+    assert page.status_code == status and page.mimetype == "text/html"
     assert TEXTS[lang]["missing.title.play"] in html and TEXTS[lang]["missing.explain.play"] in html
 
 

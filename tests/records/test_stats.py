@@ -15,14 +15,15 @@ from .conftest import play as play_through_the_table
 HOUR = 3600
 
 
-def made_play(play_id, game, seats, *, minutes=30, abandoned=False, lions_win=False, start=0):
+def made_play(play_id, game, seats, *, minutes=30, abandoned=False, lions_win=False, start=0, options=None):
     """A play as Records.outcomes() lists it. ``seats``: (name, score, winner) or (name, score,
-    winner, bot); ``start``: the seat that started, None when the game does not say."""
+    winner, bot level); ``start``: the seat that started, None when the game does not say."""
     players = []
     for seat, (name, score, winner, *bot) in enumerate(seats):
-        players.append({"seat": seat, "name": name, "bot": bool(bot and bot[0]), "start_player": seat == start,
+        players.append({"seat": seat, "name": name, "bot": bool(bot), "bot_level": bot[0] if bot else None,
+                        "start_player": seat == start,
                         "score": None if abandoned else score, "winner": winner and not abandoned})
-    return {"game": game, "ended_at": play_id * HOUR + minutes * 60, "duration_min": minutes, "abandoned": abandoned,
+    return {"game": game, "options": options or {}, "ended_at": play_id * HOUR + minutes * 60, "duration_min": minutes, "abandoned": abandoned,
             "lions_win": lions_win, "players": players}
 
 
@@ -38,7 +39,7 @@ def plays():
         # abandoned: no winner, no score; counts in hours only
         made_play(4, "swap5", [("Ben", 0, False), ("Dee", 0, False)], minutes=30, abandoned=True),
         # a bot wins; the ledger does not know who started
-        made_play(5, "lion-square-ledger", [("Bot 1 Normal / ボット ふつう", 4, True, True), ("aKi", 1, False)],
+        made_play(5, "lion-square-ledger", [("Bot 1 (Normal)", 4, True, "normal"), ("aKi", 1, False)],
                   start=None, minutes=30),
     ]))
 
@@ -51,8 +52,8 @@ def test_totals_count_finished_plays_and_every_hour(plays):
 
 
 def test_players_matched_by_name_shown_as_last_spelled_ties_win_for_each(plays):
-    players = {player["name"]: player for player in stats(plays)["players"]}
-    assert list(players) == ["aKi", "Ben", "Cy", "Bot Normal / ボット ふつう", "Dee"]
+    players = {player["name"] or player["key"]: player for player in stats(plays)["players"]}
+    assert list(players) == ["aKi", "Ben", "Cy", "bot:normal", "Dee"]
     aki, ben, cy, bot, dee = players.values()
     assert (aki["plays"], aki["wins"], aki["win_rate"], aki["abandoned"], aki["bot"]) == (4, 2, 0.5, 0, False)
     assert (ben["plays"], ben["wins"], ben["win_rate"], ben["abandoned"]) == (3, 1, 0.3333, 1)
@@ -63,16 +64,18 @@ def test_players_matched_by_name_shown_as_last_spelled_ties_win_for_each(plays):
     assert aki["h_index"] == 1 and dee["h_index"] == 0  # aki: lion square twice, once each the others
 
 
-def test_a_bot_is_one_player_per_level_whatever_its_seat():
+def test_a_bot_is_one_player_per_level_whatever_its_seat_and_a_person_is_never_one():
     answer = stats([
-        made_play(2, "swap5", [("Aki", 1, False), ("Bot 2 Normal / ボット ふつう", 5, True, True)]),
-        made_play(1, "meow-oracle", [("Bot 1 Normal / ボット ふつう", 2, True, True), ("Aki", 1, False),
-                                     ("Bot 3 Strong / ボット つよい", 0, False, True)]),
+        made_play(2, "swap5", [("Aki", 1, False), ("Bot 2 (Normal)", 5, True, "normal")]),
+        made_play(1, "meow-oracle", [("Bot 1 (Normal)", 2, True, "normal"), ("bot:normal", 1, False),
+                                     ("Bot 3 (Strong)", 0, False, "strong")]),
     ])
-    players = {player["name"]: player for player in answer["players"]}
-    assert list(players) == ["Bot Normal / ボット ふつう", "Aki", "Bot Strong / ボット つよい"]  # most plays, then wins
-    assert (players["Bot Normal / ボット ふつう"]["plays"], players["Bot Normal / ボット ふつう"]["wins"]) == (2, 2)
-    assert players["Bot Strong / ボット つよい"]["bot"] and not players["Aki"]["bot"]
+    players = {(player["bot_level"], player["key"]): player for player in answer["players"]}
+    # most plays, then wins; a person who calls themself "bot:normal" stays a person
+    assert list(players) == [("normal", "bot:normal"), (None, "aki"), (None, "bot:normal"), ("strong", "bot:strong")]
+    normal = players["normal", "bot:normal"]
+    assert (normal["plays"], normal["wins"], normal["name"], normal["bot"]) == (2, 2, None, True)
+    assert not players[None, "bot:normal"]["bot"] and players[None, "bot:normal"]["name"] == "bot:normal"
 
 
 def test_per_game_plays_hours_lions_and_scores(plays):
@@ -94,6 +97,16 @@ def test_seat_positions_count_from_the_start_player(plays):
     assert by_game["lion-square"]["seats"][0]["positions"] == [{"position": p, "wins": 0, "share": 0.0} for p in (1, 2, 3)]
     assert by_game["lion-square-ledger"]["seats"] == []  # nobody knows who started
     assert by_game["swap5"]["seats"][0]["n"] == 1  # the abandoned play is not behind it
+
+
+def test_seat_positions_follow_a_counterclockwise_swap5s_turn_order():
+    # Four players, seat 0 starts, counterclockwise: seat 3 moves second and seat 1 last.
+    seats = [("Aki", 1, False), ("Ben", 0, False), ("Cy", 2, False), ("Dee", 5, True)]
+    answer = stats([made_play(1, "swap5", seats, options={"direction": "counterclockwise"}),
+                    made_play(2, "swap5", seats[:1] + [("Ben", 5, True)] + seats[2:3] + [("Dee", 0, False)],
+                              options={"direction": "clockwise"})])
+    [four] = answer["games"][0]["seats"]
+    assert [position["wins"] for position in four["positions"]] == [0, 2, 0, 0]
 
 
 def test_no_plays_no_figures():
@@ -142,7 +155,7 @@ def test_bad_stats_queries_are_refused(client, query, status):
 def test_outcomes_are_the_plays_without_their_words(records, stored):
     plays = records.plays()
     assert records.outcomes() == [
-        {"game": play["game"], "ended_at": play["ended_at"], "duration_min": play["duration_min"],
+        {"game": play["game"], "options": play["options"], "ended_at": play["ended_at"], "duration_min": play["duration_min"],
          "abandoned": play["abandoned"], "lions_win": play["lions_win"],
          "players": [{k: v for k, v in player.items() if k != "rank"} for player in play["players"]]}
         for play in plays]

@@ -212,7 +212,7 @@ def test_stop_with_bots_seated_takes_under_3_s_and_warns_of_nothing(table):
     # The bots are playing when their moves show: wait for the game to move on by itself.
     pi.wait_until("python3 -c \"import json, sys, urllib.request; "
                   "sys.exit(json.load(urllib.request.urlopen('http://127.0.0.1/api/view'))['game_version'] < 2)\"",
-                  120, "the bots to make two moves")
+                  600, "the bots to make two moves")
     cursor = pi.run("journalctl --show-cursor -n 0 --quiet | sed -n 's/^-- cursor: //p'").out.strip()
     took = pi.run(f"s=$(date +%s%N); systemctl stop {UNIT}; e=$(date +%s%N); echo $(( (e - s) / 1000000 ))", timeout=60)
     log = pi.run(f"journalctl --after-cursor='{cursor}' -u {UNIT} --no-pager -o short-monotonic").out

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import sys
 import time
 
 import pytest
@@ -18,6 +19,16 @@ import pytest
 import vm
 
 _timings: list[tuple[str, float]] = []
+
+
+def pytest_configure(config):
+    capture = config.pluginmanager.getplugin("capturemanager")
+
+    def show(line: str) -> None:
+        with capture.global_and_fixture_disabled():
+            print(line, file=sys.stderr, flush=True)
+
+    vm.show = show
 
 
 @contextlib.contextmanager

@@ -59,9 +59,17 @@ class RigError(Exception):
     """The rig itself could not do its part (a missing tool, a failed bake, a guest that never answered)."""
 
 
+def _print(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+show = _print
+"""Where log() writes; conftest.py points it past pytest's capture, so a bake or a boot that
+takes minutes shows how far it is while it runs."""
+
+
 def log(message: str) -> None:
-    # Past pytest's capture: a bake or a boot takes minutes, and whoever waits sees how far it is.
-    print(f"[rig {time.strftime('%H:%M:%S')}] {message}", file=sys.__stderr__, flush=True)
+    show(f"[rig {time.strftime('%H:%M:%S')}] {message}")
 
 
 def check_host_tools() -> None:

@@ -222,7 +222,7 @@ def test_only_the_host_frees_a_seat_and_its_token_then_dies(api, table, host, se
     refused(api.post("/api/seats/0/free", token=seats[1]), 403, "only the host")
     assert table.seat_of(seats[0]) == 0
     response = api.post("/api/seats/0/free", token=host)
-    assert response.status_code == 200 and response.json["seats"][0] == {"seat": 0, "name": None, "taken": False}
+    assert response.status_code == 200 and response.json["seats"][0] == {"seat": 0, "name": None, "taken": False, "bot": None, "trouble": None}
     refused(api.get("/api/view", token=seats[0]), 401, "does not open anything")
     refused(api.post("/api/seats/0/free", token=host), 409, "already free")
     assert api.post("/api/seats/0/join", {"name": "New"}).status_code == 200

@@ -57,7 +57,7 @@ def test_the_host_seats_a_bot_on_a_free_seat(bots_api):
     host = start(bots_api, "swap5", 2)
     answer = bots_api.post("/api/seats/1/bot", {"level": "strong"}, token=host)
     assert answer.status_code == 200
-    assert answer.json["seats"][1] == {"seat": 1, "name": "Bot 2 Strong / ボット つよい", "taken": True}
+    assert answer.json["seats"][1] == {"seat": 1, "name": "Bot 2 (Strong)", "taken": True, "bot": "strong", "trouble": None}
     assert bots_api.bots.levels() == {1: "strong"}
     freed = bots_api.post("/api/seats/1/free", token=host)
     assert freed.status_code == 200 and bots_api.bots.levels() == {}
@@ -101,7 +101,8 @@ def test_a_hint_is_one_of_the_callers_actions_from_its_own_view(bots_api, table)
     view = bots_api.get("/api/view", token=aki).json
     answer = bots_api.get("/api/hint?seconds=0.3", token=aki)
     assert answer.status_code == 200 and answer.json == {"action": view["actions"][0]}
-    assert bots_api.bots._thinker.views == [view]  # exactly the caller's view: nothing else reaches the bot
+    # Exactly the caller's view (without the page's own is_host): nothing else reaches the bot.
+    assert bots_api.bots._thinker.views == [{key: value for key, value in view.items() if key != "is_host"}]
     not_yours = bots_api.get("/api/hint", token=ben)
     assert not_yours.status_code == 409 and "nothing to hint" in not_yours.json["error"] and not_yours.json["error_ja"]
     bots_api.forget_cookies()
@@ -152,7 +153,7 @@ def test_a_new_game_seats_the_bots_it_asks_for(bots_api):
     answer = bots_api.post("/api/game", {"game": "meow-oracle", "players": 3, "seed": 3,
                                          "bots": [{"seat": 2, "level": "normal"}, {"seat": 1, "level": "easy"}]})
     assert answer.status_code == 200 and "bots_not_seated" not in answer.json
-    assert [seat["name"] for seat in answer.json["seats"]] == [None, "Bot 2 Easy / ボット かんたん", "Bot 3 Normal / ボット ふつう"]
+    assert [seat["name"] for seat in answer.json["seats"]] == [None, "Bot 2 (Easy)", "Bot 3 (Normal)"]
     assert bots_api.bots.levels() == {1: "easy", 2: "normal"}
 
 
@@ -213,3 +214,51 @@ def test_a_bot_that_cannot_be_saved_is_refused_and_its_seat_left_free(bots_api, 
     answer = bots_api.post("/api/seats/1/bot", {"level": "easy"}, token=host)
     assert answer.status_code == 503 and "nothing was changed" in answer.json["error"] and answer.json["error_ja"]
     assert table.public()["seats"][1]["taken"] is False
+
+
+def test_a_hint_whose_phone_went_away_is_dropped(api, table, tmp_path):
+    class NeverTaken(FirstAction):
+        """Questions wait in line (the worker is busy elsewhere) until the test looks."""
+
+        def think(self, game_id, view, *, level, seconds):
+            self.views.append(concurrent.futures.Future())
+            return self.views[-1]
+
+    hinter = NeverTaken()
+    bots = BotSeats(table, tmp_path, BotsConfig(pause_seconds=0), thinker=FirstAction(), hinter=hinter)
+    app = create_app(table, bots=bots, keepalive_seconds=0.2, stream_seconds=2.0)
+    try:
+        api.client = app.test_client()
+        start(api, "swap5", 2)
+        phone = api.post("/api/seats/0/join", {"name": "Aki"}).json["token"]
+        # waitress tells a request that its phone has closed the connection (see companion/serve.py)
+        gone = api.client.get("/api/hint?seconds=5", headers={"Authorization": f"Bearer {phone}"},
+                              environ_base={"waitress.client_disconnected": lambda: True})
+        assert gone.status_code == 503
+        [question] = hinter.views
+        assert question.cancelled() and bots._hints == {}  # dropped: the worker never takes it
+    finally:
+        bots.stop()
+        app.extensions["companion"].events.stop()
+
+
+def test_a_hint_whose_worker_died_asks_to_try_again(api, table, tmp_path):
+    from companion.bots.seats import WorkerDied
+
+    class Dies(FirstAction):
+        def think(self, game_id, view, *, level, seconds):
+            future = concurrent.futures.Future()
+            future.set_exception(WorkerDied("the hint worker ended while choosing (exit code -9)"))
+            return future
+
+    bots = BotSeats(table, tmp_path, BotsConfig(pause_seconds=0), thinker=FirstAction(), hinter=Dies())
+    app = create_app(table, bots=bots, keepalive_seconds=0.2, stream_seconds=2.0)
+    try:
+        api.client = app.test_client()
+        start(api, "swap5", 2)
+        phone = api.post("/api/seats/0/join", {"name": "Aki"}).json["token"]
+        answer = api.get("/api/hint", token=phone)
+        assert answer.status_code == 503 and "try again" in answer.json["error"] and answer.json["error_ja"]
+    finally:
+        bots.stop()
+        app.extensions["companion"].events.stop()

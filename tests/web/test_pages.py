@@ -85,10 +85,27 @@ def test_the_configured_public_url_goes_into_the_join_url(table):
 
 
 def test_the_join_code_works_in_any_case_and_a_wrong_one_gets_a_friendly_404(client, table):
+    table.start_game("swap5", 2)
     assert client.get(f"/J/{table.join_code.lower()}").status_code == 200
     response = client.get("/J/WRONG")
     assert response.status_code == 404
     assert "This join code is not right" in response.get_data(as_text=True)
+
+
+def test_the_first_scan_of_an_idle_table_leads_to_the_start_form_first(client, table):
+    answer = client.get(f"/J/{table.join_code}")
+    assert answer.status_code == 303 and answer.headers["Location"] == "/"
+    home = client.get("/").get_data(as_text=True)
+    assert home.index('id="start-form"') < home.index('class="join-qr"'), "Start a game is not first"
+    table.claim_host()  # someone leads already: the join page says the host is choosing
+    assert client.get(f"/J/{table.join_code}").status_code == 200
+
+
+def test_a_typed_join_code_leads_to_its_join_page_in_any_case(client, table):
+    answer = client.get(f"/J?code=+{table.join_code.lower()}+")
+    assert answer.status_code == 303 and answer.headers["Location"] == f"/J/{table.join_code}"
+    assert client.get("/J?code=").headers["Location"] == "/"
+    assert 'action="/J"' in client.get("/").get_data(as_text=True)
 
 
 def test_language_follows_the_switch_then_the_cookie_then_the_browser(client):

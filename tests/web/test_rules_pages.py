@@ -67,6 +67,17 @@ def rules_page(client, game_id, lang) -> tuple[str, _Page]:
     return html, _Page(html)
 
 
+@pytest.mark.parametrize("game_id, lang, said", [
+    ("pig-house", "en", "put a ground chip on the card"),  # the book: 地面チップをカードに置き
+    ("pig-house", "ja", "地面チップをカードに置き、目印にします"),
+    ("lion-square", "en", "do the hand adjustment three times again"),  # rounds 2 and 3 have it too
+])
+def test_the_rules_pages_say_what_the_book_says(client, game_id, lang, said):
+    """Issue 23 point 11: where the ground chip of a Dig goes, and that every round adjusts hands."""
+    html, _ = rules_page(client, game_id, lang)
+    assert said in " ".join(html.split())  # the Markdown's line breaks read as spaces
+
+
 def test_every_game_id_has_rules():
     assert sorted(BOX_GAME) == sorted(games.ids())
 

@@ -15,7 +15,8 @@ const texts = page.texts;
  * A missing key shows as the key itself, so a forgotten translation is visible, not blank.
  */
 export function t(key, params = {}) {
-  const text = texts[key] ?? key;
+  // "1 point", not "1 points": a text counting n has its singular under `<key>.one`.
+  const text = (params.n === 1 ? texts[`${key}.one`] : undefined) ?? texts[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
 }
 
@@ -26,14 +27,24 @@ export function pick(pair) {
   return pair[lang] ?? pair.en ?? "";
 }
 
-/** A seat's name as shown: the player's name, else "Seat 3". */
-export function seatName(names, seat) {
+/**
+ * A seat's name as shown: a bot's in the page's language ("Bot 2 (normal)", from its level in
+ * the view's `bots`), else the player's name, else "Seat 3".
+ */
+export function seatName(names, seat, bots) {
+  const level = bots && bots[seat];
+  if (level) return t(`bot.name.${level}`, { n: seat + 1 });
   return (names && names[seat]) || t("seat.number", { n: seat + 1 });
 }
 
+/** The name of an entry of the public table's `seats` (`{seat, name, bot}`), as seatName gives it. */
+export function seatEntryName(entry) {
+  return entry.bot ? t(`bot.name.${entry.bot}`, { n: entry.seat + 1 }) : entry.name;
+}
+
 /** Replace the engines' "{s2}" seat placeholders by names. The result is plain text: insert it with textContent. */
-export function renderText(text, names) {
-  return String(text).replace(/\{s(\d+)\}/g, (whole, n) => seatName(names, Number(n)));
+export function renderText(text, names, bots) {
+  return String(text).replace(/\{s(\d+)\}/g, (whole, n) => seatName(names, Number(n), bots));
 }
 
 /**
@@ -114,12 +125,47 @@ export function say(message, kind = "info") {
   line.dataset.kind = kind;
 }
 
+/** The waits between attempts to reach the table again, in seconds (then the last one, again and again). */
+const RETRY_SECONDS = [1, 2, 4, 8, 15];
+
+/**
+ * The banner of a page that cannot reach the table: what happened, when it tries again by
+ * itself, and a "Try again" button for now. Made on first use, after the status line.
+ */
+function connectionBanner(retry) {
+  let banner = document.getElementById("connection");
+  if (!banner) {
+    banner = document.createElement("div");
+    banner.id = "connection";
+    banner.className = "connection";
+    banner.setAttribute("role", "alert");
+    banner.dataset.testid = "connection";
+    const text = document.createElement("p");
+    text.className = "connection-text";
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "big";
+    button.dataset.testid = "try-again";
+    button.textContent = t("connection.try_again");
+    banner.append(text, button);
+    (document.getElementById("status") || document.body.firstChild).after(banner);
+  }
+  banner.querySelector("button").onclick = retry;
+  return banner;
+}
+
 /**
  * Follow the table: call `refresh()` now, then whenever the server announces a new
  * version on /api/events. Phones drop event streams silently while their screen is
  * locked, so the stream is reopened, and the page refreshed, whenever the page becomes
  * visible again (`visibilitychange`, `pageshow` after a back/forward or a wake-up).
  * Refreshes never overlap: a version announced during one triggers one more after it.
+ *
+ * Nothing missed stays missed: a refresh that fails (Wi-Fi gone, the server restarting) is
+ * tried again after 1, 2, 4, 8, then every 15 seconds, with a banner and a "Try again"
+ * button meanwhile; a stream that comes back (the browser reconnects it by itself), the
+ * browser coming back online, and a stream the browser gave up on (reopened on the same
+ * schedule) each fetch the view again, since an event may have been lost while it was down.
  * `stop()` closes the stream for good (e.g. once the phone's seat is gone).
  */
 export function follow(refresh) {
@@ -127,6 +173,32 @@ export function follow(refresh) {
   let running = false;
   let again = false;
   let stopped = false;
+  let failures = 0; // refreshes failed in a row
+  let retryTimer = null;
+  let reopenTimer = null;
+
+  function delay() {
+    return RETRY_SECONDS[Math.min(failures - 1, RETRY_SECONDS.length - 1)];
+  }
+
+  function failed(error) {
+    failures += 1;
+    const seconds = delay();
+    const banner = connectionBanner(retryNow);
+    const reason = error.status === 0 ? t("connection.lost") : error.message;
+    banner.querySelector(".connection-text").textContent = `${reason} ${t("connection.retrying", { seconds })}`;
+    banner.hidden = false;
+    clearTimeout(retryTimer);
+    retryTimer = setTimeout(run, seconds * 1000);
+  }
+
+  function recovered() {
+    if (!failures) return;
+    failures = 0;
+    clearTimeout(retryTimer);
+    const banner = document.getElementById("connection");
+    if (banner) banner.hidden = true;
+  }
 
   async function run() {
     if (stopped) return;
@@ -140,18 +212,39 @@ export function follow(refresh) {
         again = false;
         await refresh();
       } while (again && !stopped);
+      recovered();
     } catch (error) {
-      say(error.message, "error");
+      if (!stopped) failed(error);
     } finally {
       running = false;
     }
   }
 
+  /** "Try again": the view, and a stream the browser may have given up on. */
+  function retryNow() {
+    if (!source || source.readyState === EventSource.CLOSED) open();
+    run();
+  }
+
   function open() {
+    clearTimeout(reopenTimer);
     if (source) source.close();
     source = new EventSource("/api/events");
+    let opened = false;
     source.addEventListener("message", run);
-    // EventSource retries by itself after a network error; nothing to do here.
+    source.addEventListener("open", () => {
+      // Back after a drop: events sent meanwhile are lost, so the view is fetched again.
+      if (opened) run();
+      opened = true;
+    });
+    source.addEventListener("error", () => {
+      // A network error: the browser reconnects by itself (and "open" fetches the view).
+      // An answer it will not retry (e.g. an error status) closes the stream: reopen it later.
+      if (source.readyState === EventSource.CLOSED && !stopped) {
+        reopenTimer = setTimeout(open, RETRY_SECONDS[RETRY_SECONDS.length - 1] * 1000);
+        run();
+      }
+    });
   }
 
   function wake() {
@@ -164,8 +257,11 @@ export function follow(refresh) {
   window.addEventListener("pageshow", (event) => {
     if (event.persisted) wake();
   });
+  window.addEventListener("online", wake);
   function stop() {
     stopped = true;
+    clearTimeout(retryTimer);
+    clearTimeout(reopenTimer);
     if (source) source.close();
   }
 
@@ -186,10 +282,69 @@ export function showProblem(problem) {
   banner.hidden = !problem;
 }
 
-/** Buzz the phone to say it has become this player's turn. Browsers refuse (with a console
- * error) to vibrate before the first tap on the page, so it is not even asked until then. */
+const TURN_ALERT_KEY = "companion.turn-alert"; // "on" when this phone asked for a sound and a buzz
+let audio = null; // the page's AudioContext, made at the player's own tap (browsers refuse sound before one)
+
+/** Whether this phone asked to be told by a sound and a buzz when its turn starts (off unless asked). */
+export function turnAlertOn() {
+  try {
+    return localStorage.getItem(TURN_ALERT_KEY) === "on";
+  } catch {
+    return false; // storage refused (a private window): never on
+  }
+}
+
+/** A short two-note chime (0.3 s), where the browser lets the page make sound. */
+function chime() {
+  if (!audio) return;
+  if (audio.state === "suspended") audio.resume().catch(() => {});
+  const now = audio.currentTime;
+  [880, 1175].forEach((frequency, index) => {
+    const tone = audio.createOscillator();
+    const volume = audio.createGain();
+    tone.frequency.value = frequency;
+    volume.gain.setValueAtTime(0.2, now + index * 0.15);
+    volume.gain.exponentialRampToValueAtTime(0.001, now + index * 0.15 + 0.14);
+    tone.connect(volume).connect(audio.destination);
+    tone.start(now + index * 0.15);
+    tone.stop(now + index * 0.15 + 0.15);
+  });
+}
+
+/** Make the sound possible: only ever called from the player's own tap. */
+function wakeAudio() {
+  const Context = window.AudioContext || window.webkitAudioContext;
+  if (!audio && Context) audio = new Context();
+}
+
+/** Switch this phone's turn alert on or off (called from the player's tap, so the sound can start). */
+export function setTurnAlert(on) {
+  try {
+    localStorage.setItem(TURN_ALERT_KEY, on ? "on" : "off");
+  } catch {
+    // storage refused: the choice holds for this page only
+  }
+  if (on) {
+    wakeAudio();
+    chime(); // what it will sound like
+  }
+}
+
+/* Whether this page (not an earlier one: Chromium may keep its activation across a reload)
+ * has been tapped or typed on. */
+let tappedHere = false;
+for (const kind of ["pointerdown", "keydown"]) {
+  addEventListener(kind, () => { tappedHere = true; }, { capture: true, once: true });
+}
+
+/** Tell the player their turn has started, if this phone asked for it: a buzz and a chime.
+ * Nothing before this page's first tap (browsers refuse both before one, with a console error;
+ * and a page reloaded in a pocket should stay quiet). */
 export function buzz() {
-  if (navigator.vibrate && navigator.userActivation?.hasBeenActive) navigator.vibrate([120, 60, 120]);
+  if (!turnAlertOn() || !tappedHere) return;
+  if (navigator.vibrate) navigator.vibrate([120, 60, 120]);
+  wakeAudio();
+  chime();
 }
 
 /** Data the server put in the page (seat, join URL, ...). */

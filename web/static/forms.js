@@ -3,7 +3,7 @@
 // and their options, so a new game or option needs no change here; in the games with bots
 // it also asks, per seat, whether a person or a bot plays it).
 
-import { api, el, fill, lang, pageData, pick, say, t } from "./app.js";
+import { api, el, fill, lang, pageData, pick, say, seatEntryName, t } from "./app.js";
 
 const BOT_LEVELS = ["easy", "normal", "strong"];
 
@@ -23,7 +23,7 @@ export function drawSeats(list, info, extra = () => null) {
     el("li", { class: seat.taken ? "seat taken" : "seat free", "data-seat": seat.seat },
       el("span", { class: "seat-number" }, t("seat.number", { n: seat.seat + 1 })),
       " ",
-      el("span", { class: "seat-name" }, seat.taken ? seat.name : t("seat.free")),
+      el("span", { class: "seat-name" }, seat.taken ? seatEntryName(seat) : t("seat.free")),
       info.host.seat === seat.seat ? el("span", { class: "badge" }, t("seat.host")) : null,
       extra(seat))));
 }
@@ -72,7 +72,7 @@ export function startForm(form, offered, current, running, started, seatsNow = (
     const players = Number(playersSelect.value);
     fill(seatsBox, el("p", { class: "seat-choices-title" }, t("start.who_plays")),
       Array.from({ length: players }, (_, seat) => {
-        const keeper = held[seat] && held[seat].taken ? held[seat].name : null;
+        const keeper = held[seat] && held[seat].taken ? seatEntryName(held[seat]) : null;
         return el("fieldset", { class: "seat-choice", "data-testid": `start-seat-${seat}` },
           el("legend", {}, t("seat.number", { n: seat + 1 })),
           keeper ? el("span", { class: "keeps" }, t("start.keeps_seat", { name: keeper }))

@@ -1,7 +1,7 @@
 // Host tools: undo (asks first, naming the move), free a seat or all seats, hand hosting
 // over, seat a bot on a free seat (games with bots), start a new game.
 
-import { api, el, fill, follow, pageData, pick, renderText, say, showProblem, t } from "./app.js";
+import { api, el, fill, follow, pageData, pick, renderText, say, seatEntryName, showProblem, t } from "./app.js";
 import { drawSeats, gameLine, startForm } from "./forms.js";
 
 let info = null;
@@ -21,7 +21,8 @@ function lastMove() {
   const view = info && info.view;
   const entries = (view && view.log || []).filter((entry) => !entry.undone && !entry.kind);
   const last = entries[entries.length - 1];
-  return last ? renderText(pick(last.text), view.names) : null;
+  // Without its full stop: the question adds its own "?" ("…places a tile?", not "tile.?").
+  return last ? renderText(pick(last.text), view.names, view.bots).replace(/[.。]$/, "") : null;
 }
 
 document.getElementById("undo").addEventListener("click", () => {
@@ -45,10 +46,11 @@ const live = follow(async () => {
   showProblem(info.problem);
   fill(document.getElementById("game-line"), gameLine(info));
   drawSeats(document.getElementById("seats"), info, (seat) => seat.taken ? [
-    el("button", { type: "button", onclick: () => window.confirm(t("host.free_confirm", { name: seat.name }))
+    el("button", { type: "button", onclick: () => window.confirm(t("host.free_confirm", { name: seatEntryName(seat) }))
       && post(`/api/seats/${seat.seat}/free`, {}, t("host.freed")) }, t("host.free")),
-    info.host.seat === seat.seat ? null : el("button", { type: "button",
-      onclick: () => window.confirm(t("host.hand_over_confirm", { name: seat.name }))
+    // No "Make host" beside the host's own seat (a host device's seat token differs from its host token).
+    info.host.seat === seat.seat || pageData.seat === seat.seat ? null : el("button", { type: "button",
+      onclick: () => window.confirm(t("host.hand_over_confirm", { name: seatEntryName(seat) }))
         && post("/api/host/hand-over", { seat: seat.seat }, t("host.handed_over")) }, t("host.hand_over")),
   ] : botButtons(seat));
   const form = document.getElementById("start-form");

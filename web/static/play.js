@@ -9,7 +9,7 @@
 //
 // Nothing on the page is fixed or sticky: on a small phone a pinned bar covers the hand.
 
-import { api, buzz, el, fill, follow, lang, pageData, pick, renderText, say, seatName, showProblem, t, ApiError } from "./app.js";
+import { api, buzz, el, fill, follow, lang, pageData, pick, renderText, say, seatName, setTurnAlert, showProblem, t, turnAlertOn, ApiError } from "./app.js";
 import { Picker } from "./picker.js";
 import { rendererFor } from "./renderer.js";
 import generic, { plain } from "./games/generic.js";
@@ -25,6 +25,8 @@ let sending = false;
 let sentPicker = null; // the picker whose choice was sent: no later view keeps that selection
 let hinting = false; // a hint has been asked for and not answered yet
 let note = ""; // why a greyed-out choice cannot be taken now; cleared by the next choice
+let isHost = Boolean(pageData.host); // host rights follow the view's is_host (a hand-over needs no reload)
+let redrawNext = false; // after a refused or lost move: draw the next view even if its version is the same
 let seenUndos = null; // the undo entries of the log already seen (null before the first view)
 
 /**
@@ -77,7 +79,8 @@ async function refresh() {
   // An answer older than the view on screen (a move's answer can overtake an event's fetch) is dropped.
   if (view && next.version < view.version) return;
   showProblem(next.problem);
-  if (view && next.version === view.version && next.game_version === view.game_version) return;
+  if (!redrawNext && view && next.version === view.version && next.game_version === view.game_version) return;
+  redrawNext = false;
   await accept(next);
 }
 
@@ -88,16 +91,36 @@ async function accept(next) {
   renderer = await rendererFor(next.game);
   const sameChoices = view && picker && picker !== sentPicker && JSON.stringify(view.actions) === JSON.stringify(next.actions);
   noticeUndos(next);
+  followHosting(next);
   view = next;
   if (!sameChoices) {
     picker = new Picker(view.actions, chosen);
     note = "";
   }
   const waited = view.seat !== null && waitingFor(view).includes(view.seat);
+  // The table as this phone left it: taken at its own move (and at the first view of a game).
+  if (!since || since.play !== view.play_id || (wasWaitedFor && !waited)) since = snapshot(view);
   if (waited && !wasWaitedFor) buzz();
   wasWaitedFor = waited;
   if (mode === "play" && view.over) await learnPlay(view.play_id);
   draw();
+}
+
+let since = null; // {play, public, seq}: the table as it was right after this phone's own last move
+
+function snapshot(someView) {
+  const seqs = (someView.log || []).map((entry) => entry.seq ?? 0);
+  return { play: someView.play_id, public: someView.public, seq: seqs.length ? Math.max(...seqs) : 0 };
+}
+
+/** What the others did since this phone's last move, as the log says it (moves taken back
+ * left out). Engines open a move's line with its player ("{s2} takes the top row"), so a
+ * line opening with this seat is its own. */
+function othersSince() {
+  if (!since || view.seat === null) return [];
+  const mine = `{s${view.seat}}`;
+  return (view.log || []).filter((entry) => (entry.seq ?? 0) > since.seq && !entry.undone && !entry.kind
+    && !String(entry.text?.en ?? entry.text).startsWith(mine));
 }
 
 let finishedPlay = null; // the finished game's play in the records: {id, bgstats_url}
@@ -121,8 +144,17 @@ function noticeUndos(next) {
   seenUndos = new Set(undos);
   if (fresh.length) {
     const entry = JSON.parse(fresh[fresh.length - 1]);
-    say(t("undo.notice", { move: renderText(pick(entry.text), next.names) }), "notice");
+    say(t("undo.notice", { move: renderText(pick(entry.text), next.names, next.bots) }), "notice");
   }
+}
+
+/** Host rights change without a reload (a hand-over): the tools appear or go, with a notice to the new host. */
+function followHosting(next) {
+  if (mode !== "play" || !("is_host" in next) || next.is_host === isHost) return;
+  isHost = next.is_host;
+  if (isHost) say(t("host.now_you"), "notice");
+  const link = document.getElementById("host-link");
+  if (link) link.hidden = !isHost;
 }
 
 let live = null;
@@ -148,8 +180,11 @@ function context() {
     pick,
     el,
     picker,
-    seatName: (seat) => seatName(view.names, seat),
-    text: (pair) => renderText(pick(pair), view.names),
+    seatName: (seat) => seatName(view.names, seat, view.bots),
+    /** The public view as it was right after this phone's own last move (null on the table
+     * screen): renderers mark what changed since, the last moves of every other seat. */
+    since: mode === "play" && view.seat !== null && since ? since.public : null,
+    text: (pair) => renderText(pick(pair), view.names, view.bots),
     /** Say why a greyed-out choice cannot be taken now (shown by the action bar). */
     explain: (why) => {
       note = why;
@@ -163,17 +198,37 @@ function draw() {
   document.title = `${pick(view.title)} · ${t("app.name")}`;
   root.dataset.version = view.version; // which table version is on screen (tests wait on it)
   const seated = mode === "play" && view.seat !== null;
+  const board = el("section", { class: "board", "aria-label": t("board.public") }, renderer.render(ctx));
+  const bar = seated ? actionBar(ctx) : null;
   fill(
     root,
     headline(ctx),
+    view.over ? null : emptySeats(ctx),
     view.over ? result(ctx) : null,
-    el("section", { class: "board", "aria-label": t("board.public") }, renderer.render(ctx)),
-    seated ? actionBar(ctx) : null,
+    board,
+    bar,
     mode === "play" && view.seat === null ? el("p", { class: "no-seat" }, t("play.no_seat"), " ",
       el("a", { href: pageData.join_path }, t("play.join_link"))) : null,
     seats(ctx),
     logList(ctx),
+    // Said on every phone, under the game so it never pushes the turn's controls down.
+    view.seed_chosen ? el("p", { class: "seed-chosen", "data-testid": "seed-chosen" }, t("play.seed_chosen")) : null,
   );
+  if (bar) placeBar(board, bar);
+}
+
+/**
+ * Put the action bar on the first screen, beside what it acts on (issue 24: no control below
+ * the fold): right after the part of the drawing (`data-bar-after`) that holds the last thing
+ * chosen, else in the renderer's `data-actions-slot` (e.g. above Pig House's track), else
+ * where it is, under the drawing.
+ */
+function placeBar(board, bar) {
+  const chosen = [...board.querySelectorAll(".chosen")].pop();
+  const part = chosen && chosen.closest("[data-bar-after]");
+  if (part) return part.after(bar);
+  const slot = board.querySelector("[data-actions-slot]");
+  if (slot) slot.replaceWith(bar);
 }
 
 function headline(ctx) {
@@ -193,7 +248,58 @@ function headline(ctx) {
       el("a", { class: "rules-link", href: `/rules/${view.game}`, "data-testid": "rules-link" }, t("play.rules"))),
     status ? el("p", { class: "game-status" }, status) : null,
     line ? el("p", { class: yours ? "turn mine" : "turn", "data-testid": "turn" }, line) : null,
+    // A bot that cannot move says why, and that it tries again (the table keeps the words).
+    Object.entries(view.troubles || {}).map(([seat, words]) =>
+      el("p", { class: "bot-trouble", role: "status", "data-testid": "bot-trouble" },
+        t("bot.trouble", { name: ctx.seatName(Number(seat)), why: pick(words) }))),
+    yours ? sinceLine(ctx) : null,
     hint ? el("p", { class: "step-hint", "data-testid": "hint" }, hint) : null);
+}
+
+/** On my turn: what the others did since my last move. One line, the newest move, so the
+ * step's controls stay on the first screen; the earlier ones one tap away (newest last). */
+function sinceLine(ctx) {
+  const entries = othersSince().slice(-SINCE_SHOWN);
+  if (!entries.length) return null;
+  const texts = entries.map((entry) => ctx.text(entry.text));
+  const newest = el("span", { class: "since-newest" }, el("span", { class: "mark-legend" }, "✦ "), t("since.title"), " ",
+    texts[texts.length - 1]);
+  if (texts.length === 1) return el("p", { class: "since", "data-testid": "since" }, newest);
+  return el("details", { class: "since", "data-testid": "since" },
+    el("summary", {}, newest, " ", t("since.more", { n: texts.length - 1 })),
+    el("ol", {}, texts.map((text) => el("li", {}, text))));
+}
+
+const SINCE_SHOWN = 4; // the last moves of three other seats, and one more
+
+/** The join code, from the join path the page was given ("/J/ABCD"). */
+const joinCode = () => pageData.join_path.split("/").pop();
+
+/**
+ * A free seat the step waits for stalls the game: say so, and what to do, on every screen;
+ * the host gets the bot buttons for it right there (games with bots).
+ */
+function emptySeats(ctx) {
+  const empty = waitingFor(view).filter((seat) => !view.names[seat]);
+  if (!empty.length) return null;
+  const bots = (pageData.bot_games || []).includes(view.game);
+  return el("section", { class: "empty-seats", "data-testid": "empty-seats" }, empty.map((seat) =>
+    el("div", { class: "empty-seat", "data-seat": seat },
+      el("p", {}, t(bots ? "empty.seat_bots" : "empty.seat", { seat: ctx.seatName(seat), code: joinCode() })),
+      mode === "play" && isHost && bots ? el("div", { class: "choices" }, ["easy", "normal", "strong"].map((level) =>
+        el("button", { class: level === "normal" ? "big" : null, type: "button", "data-testid": `empty-bot-${level}`,
+          onclick: () => seatBot(seat, level) }, t(`bots.level.${level}`)))) : null)));
+}
+
+/** The host seats a bot on a free seat from the phone (POST /api/seats/<n>/bot). */
+async function seatBot(seat, level) {
+  try {
+    await api(`/api/seats/${seat}/bot`, { method: "POST", body: { level } });
+    say(t("bots.seated"));
+  } catch (error) {
+    say(error.message, "error");
+  }
+  live.refresh();
 }
 
 /** The players, who is to act, and (from the renderer) what is public about each. */
@@ -225,7 +331,7 @@ function result(ctx) {
     el("ul", {}, Object.entries(scores).map(([seat, score]) =>
       el("li", {}, ctx.seatName(Number(seat)), ": ", plain(score)))),
     mode === "play" ? playLinks() : null,
-    mode === "play" && pageData.host ? el("button", { class: "big", type: "button", "data-testid": "rematch", onclick: rematch }, t("rematch.button")) : null);
+    mode === "play" && isHost ? el("button", { class: "big", type: "button", "data-testid": "rematch", onclick: rematch }, t("rematch.button")) : null);
 }
 
 /** The finished play's links: BG Stats (in the phone's own browser, over its own network) and the replay. */
@@ -256,6 +362,7 @@ function actionBar(ctx) {
   const chosenAction = picker.action();
   const next = picker.next();
   if (next) {
+    bar.dataset.next = next.field; // the field the picker asks for next (the whole-game tests follow it)
     const drawn = renderer.drawnFields(ctx, next.field);
     bar.append(el("p", { class: "prompt" }, renderer.prompt(ctx, next.field) || t("actions.choose")));
     if (!drawn) {
@@ -328,8 +435,10 @@ async function send(action) {
   } catch (error) {
     sending = false;
     say(error.message, "error");
-    view = null;
-    await refresh();
+    // Refused, or lost on the way (was it applied?): the table's view says; a fetch that
+    // fails too is retried by follow() until it works.
+    redrawNext = true;
+    live.refresh();
   }
 }
 
@@ -385,5 +494,20 @@ document.getElementById("leave")?.addEventListener("click", async () => {
     say(error.message, "error");
   }
 });
+
+/** The turn alert's switch (a sound and a buzz when my turn starts): off until this phone asks. */
+const alertSwitch = document.getElementById("turn-alert");
+function showAlertSwitch() {
+  const on = turnAlertOn();
+  alertSwitch.setAttribute("aria-pressed", String(on));
+  alertSwitch.textContent = t(on ? "alert.on" : "alert.off");
+}
+if (alertSwitch) {
+  showAlertSwitch();
+  alertSwitch.addEventListener("click", () => {
+    setTurnAlert(!turnAlertOn());
+    showAlertSwitch();
+  });
+}
 
 live = follow(refresh);

@@ -44,8 +44,8 @@ function context(answer, seat = null, texts = t) {
   return {
     view, names: view.names, seat, lang, t: texts, pick, el,
     picker: new Picker([], () => {}),
-    seatName: (s) => seatName(view.names, s),
-    text: (pair) => renderText(pick(pair), view.names),
+    seatName: (s) => seatName(view.names, s, answer.bots),
+    text: (pair) => renderText(pick(pair), view.names, answer.bots),
     explain: () => {},
   };
 }
@@ -63,7 +63,11 @@ function moveText(step) {
   const move = movesInForce[step - 1];
   if (!move) return "";
   const words = move.text.map(pick).filter(Boolean);
-  return words.length ? words.join(" ") : t("replay.moved", { name: move.name || t("seat.number", { n: move.seat + 1 }) });
+  if (words.length) return words.join(" ");
+  // A tracker's entries leave no log line: say what was entered (the play is over: nothing is secret).
+  const name = move.name || t("seat.number", { n: move.seat + 1 });
+  const did = `replay.did.${move.action.type}`;
+  return t(did) === did ? t("replay.moved", { name }) : t(did, { ...move.action, name });
 }
 
 function seatsList(ctx) {
@@ -88,7 +92,7 @@ function hands(answer) {
       }
       // Drawn from a player's page: the cards are buttons there. Here nothing is to be pressed.
       return el("section", { class: "hand-of", "data-seat": seat, inert: true },
-        el("h3", {}, seatName(answer.names, seat)), parts);
+        el("h3", {}, seatName(answer.names, seat, answer.bots)), parts);
     });
   return drawn.length ? drawn : el("p", { class: "no-hands" }, t("replay.no_hands"));
 }

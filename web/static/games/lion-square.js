@@ -53,7 +53,7 @@ function board(ctx) {
   const rows = spots.map(([r]) => r);
   const cols = spots.map(([, c]) => c);
   const top = Math.min(...rows), bottom = Math.max(...rows), left = Math.min(...cols), right = Math.max(...cols);
-  const grid = el("div", { class: "ls-field", style: `--cols: ${right - left + 2}` });
+  const grid = el("div", { class: "ls-field", style: `--cols: ${right - left + 2}`, "data-bar-after": "" });
 
   const handle = ([kind, value], label) => {
     const has = view.actions.some((a) => a.type === "take" && a[kind] === value);
@@ -65,6 +65,8 @@ function board(ctx) {
       "data-pick": "take",
       "data-take": `${kind}-${value}`,
       "aria-label": ctx.t("lion-square.take_line"),
+      "data-field": kind,
+      "data-value": JSON.stringify(value),
       onclick: () => picker.choose(kind, value),
     }, label);
   };
@@ -78,7 +80,10 @@ function board(ctx) {
       const inLine = picker && here && Object.entries(picker.chosen).some(([kind, value]) =>
         (kind === "row" && here.cell[0] === value) || (kind === "column" && here.cell[1] === value));
       if (here) {
-        grid.append(el("span", { class: inLine ? "cell taking" : "cell" }, cardNode(ctx, here.card, { "data-card": here.card })));
+        // ✦ marks a card put down since this phone's own last move (the others' last moves).
+        const fresh = ctx.since && !(ctx.since.field || []).some((old) => old.card === here.card && JSON.stringify(old.cell) === JSON.stringify(here.cell));
+        grid.append(el("span", { class: ["cell", inLine ? "taking" : "", fresh ? "last" : ""].join(" ").trim(),
+          "data-testid": fresh ? "last-move" : null }, cardNode(ctx, here.card, { "data-card": here.card })));
       } else if (open.has(key)) {
         const cell = open.get(key);
         const fits = picker.consistent("cell", cell);
@@ -88,6 +93,8 @@ function board(ctx) {
           "data-pick": "cell",
           "data-cell": JSON.stringify(cell),
           "aria-label": ctx.t("lion-square.cell"),
+          "data-field": "cell",
+          "data-value": JSON.stringify(cell),
           onclick: () => picker.choose("cell", cell),
         }, fits ? "+" : ""));
       } else {
@@ -129,11 +136,13 @@ function hand(ctx) {
       type: "button",
       "data-pick": "card",
       "data-card": card,
+      "data-field": usable ? "card" : null,
+      "data-value": usable ? JSON.stringify(card) : null,
       title: cardName(ctx, card),
       onclick: () => (usable ? picker.choose("card", card) : ctx.explain(`${cardName(ctx, card)}: ${whyNot(ctx, card)}`)),
     }, face(ctx, card));
   });
-  return el("section", { class: "private ls-hand" },
+  return el("section", { class: "private ls-hand", "data-bar-after": "" },
     el("h2", {}, ctx.t("lion-square.your_hand"), " · ", ctx.t("lion-square.your_herd", { herd: mine.herd })),
     el("div", { class: "hand" }, cards),
     mine.passing ? el("p", {}, ctx.t("lion-square.passing", { card: cardName(ctx, mine.passing) })) : null);
@@ -173,6 +182,7 @@ export default {
     if (field === "card") return ctx.t(step === "pass" ? "lion-square.prompt.pass" : "lion-square.prompt.card");
     if (field === "cell") return ctx.t("lion-square.prompt.cell");
     if (field === "type") return ctx.t("lion-square.prompt.type");
+    if (field === "shape") return ctx.t("lion-square.prompt.shape"); // a forced take: row or column
     return undefined;
   },
 

@@ -66,6 +66,7 @@ function cardForm(ctx) {
       const has = cards.some((a) => a.color === c);
       return el("button", {
         type: "button", class: `card mo-${c} tap ${colour === c ? "chosen" : ""}`, "data-color": c, disabled: !has,
+        "data-action": JSON.stringify({ type: "card", color: c }), // a part of the card's action: its colour
         onclick: () => ctx.picker.chooseAll({ type: "card", color: c }),
       }, el("span", { class: "mark" }, COLOUR_MARK[c]), el("span", { class: "name" }, colourName(ctx, c)));
     })),
@@ -164,7 +165,10 @@ export default {
     const p = ctx.view.public;
     const bits = [ctx.t("meow-oracle.wins", { n: p.wins[seat] })];
     if (p.step === "entering") bits.push(p.entered[seat] ? ctx.t("meow-oracle-scorer.has_entered") : ctx.t("meow-oracle-scorer.has_not_entered"));
-    if (p.start_player === seat && p.step !== "over") bits.push(ctx.t("meow-oracle-scorer.starts"));
+    // Between the rounds the chip moves to whoever starts round 2 (the round-1 starter is past).
+    const next = p.step === "round-end" ? p.results[p.results.length - 1]?.next_start_player : undefined;
+    if (next === seat) bits.push(ctx.t("meow-oracle-scorer.starts_next"));
+    else if (p.start_player === seat && !["over", "round-end"].includes(p.step)) bits.push(ctx.t("meow-oracle-scorer.starts"));
     return ctx.el("span", { class: "seat-info" }, bits.join(" · "));
   },
 

@@ -25,6 +25,8 @@ function tapButton(ctx, field, value, content, extra = {}) {
     type: "button",
     class: ["tap", picker.consistent(field, value) ? "fits" : "", picker.isChosen(field, value) ? "chosen" : "", extra.class || ""].join(" "),
     "data-pick": field,
+    "data-field": field,
+    "data-value": JSON.stringify(value),
     onclick: () => picker.choose(field, value),
     ...Object.fromEntries(Object.entries(extra).filter(([k]) => k !== "class")),
   }, content);
@@ -42,39 +44,51 @@ function area(ctx, seat) {
     if (cell === null) content = el("span", { class: "card empty" }, "");
     else if (cell.face === "down") content = el("span", { class: "card down" }, "?");
     else content = cardFace(ctx, cell);
+    // ✦ marks a card revealed or placed since this phone's own last move (the others' last moves).
+    const before = ctx.since && ctx.since.areas?.[seat]?.[r]?.[c];
+    const fresh = ctx.since && cell !== null && JSON.stringify(before ?? null) !== JSON.stringify(cell);
+    const classes = fresh ? "cell last" : "cell";
     cells.push(tappable
-      ? tapButton(ctx, "cell", at, content, { class: "cell", "data-cell": JSON.stringify(at), "aria-label": ctx.t("cell.row_column", { row: r + 1, column: c + 1 }) })
-      : el("span", { class: "cell" }, content));
+      ? tapButton(ctx, "cell", at, content, { class: classes, "data-cell": JSON.stringify(at), "aria-label": ctx.t("cell.row_column", { row: r + 1, column: c + 1 }) })
+      : el("span", { class: classes, "data-testid": fresh ? "last-move" : null }, content));
   }));
-  return el("figure", { class: own ? "mo-area own" : "mo-area", "data-seat": seat },
+  return el("figure", { class: own ? "mo-area own" : "mo-area", "data-seat": seat, "data-bar-after": "" },
     el("figcaption", {}, own ? ctx.t("meow-oracle.your_area") : ctx.seatName(seat),
       " · ", ctx.t("meow-oracle.aside", { n: view.public.aside[seat] }),
       " · ", ctx.t("meow-oracle.wins", { n: view.public.wins[seat] })),
     el("div", { class: "mo-grid" }, cells));
 }
 
-/** Cards on their way: the revealed ones (the turn's player hands them out) and, for
- * each player, the cards received and not yet placed. */
+/** The cards revealed this turn (the turn's player hands them out). */
 function moving(ctx) {
   const { el, view, picker } = ctx;
   const p = view.public;
   const parts = [];
   if (p.revealed.length) {
-    parts.push(el("section", { class: "mo-revealed" },
+    parts.push(el("section", { class: "mo-revealed", "data-bar-after": "" },
       el("h2", {}, ctx.t("meow-oracle.revealed", { name: ctx.seatName(p.turn) })),
       el("div", { class: "hand" }, p.revealed.map((card) => picker && picker.possible("card", card.id)
         ? cardFace(ctx, card, { "data-card": card.id, class: `card mo-${card.color} tap ${picker.isChosen("card", card.id) ? "chosen" : ""}`,
-          "data-pick": "card", onclick: () => picker.choose("card", card.id), type: "button" }, "button")
+          "data-pick": "card", "data-field": "card", "data-value": JSON.stringify(card.id),
+          onclick: () => picker.choose("card", card.id), type: "button" }, "button")
         : cardFace(ctx, card)))));
   }
-  p.to_place.forEach((cards, seat) => {
-    if (!cards.length) return;
-    const own = seat === ctx.seat;
-    parts.push(el("section", { class: "mo-to-place" },
+  return parts;
+}
+
+/** The cards each seat received and has not placed yet: `own` true, this phone's (drawn
+ * above the areas, next to the cells they go to); false, the other seats' (below them). */
+function toPlace(ctx, own) {
+  const { el, view, picker } = ctx;
+  const parts = [];
+  view.public.to_place.forEach((cards, seat) => {
+    if (!cards.length || (seat === ctx.seat) !== own) return;
+    parts.push(el("section", { class: "mo-to-place", "data-bar-after": "" },
       el("h2", {}, own ? ctx.t("meow-oracle.to_place_you") : ctx.t("meow-oracle.to_place", { name: ctx.seatName(seat) })),
       el("div", { class: "hand" }, cards.map((card) => own && picker && picker.possible("card", card.id)
         ? cardFace(ctx, card, { "data-card": card.id, class: `card mo-${card.color} tap ${picker.isChosen("card", card.id) ? "chosen" : ""}`,
-          "data-pick": "card", onclick: () => picker.choose("card", card.id), type: "button" }, "button")
+          "data-pick": "card", "data-field": "card", "data-value": JSON.stringify(card.id),
+          onclick: () => picker.choose("card", card.id), type: "button" }, "button")
         : cardFace(ctx, card)))));
   });
   return parts;
@@ -92,7 +106,11 @@ export default {
   render(ctx) {
     const seats = [...Array(ctx.view.players).keys()];
     const order = ctx.seat === null ? seats : [ctx.seat, ...seats.filter((s) => s !== ctx.seat)];
-    return [moving(ctx), ctx.el("div", { class: "mo-areas" }, order.map((seat) => area(ctx, seat))), history(ctx)];
+    // What this phone acts on comes first (the revealed cards, its own cards to place, its own
+    // area): on a 360 x 640 phone it all fits the first screen with the action bar.
+    return [moving(ctx), toPlace(ctx, true), ctx.el("div", { class: "mo-areas" }, order.map((seat) =>
+      (seat === ctx.seat ? [area(ctx, seat), ctx.el("div", { "data-actions-slot": "" })] : area(ctx, seat)))),
+      toPlace(ctx, false), history(ctx)];
   },
 
   status(ctx) {

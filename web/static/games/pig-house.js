@@ -166,7 +166,7 @@ function controls(ctx) {
         actionButton(ctx, action, String(action.count), "tr-number"))));
     }
   }
-  return el("section", { class: "tr-form ph-controls", "data-testid": "controls" }, parts);
+  return el("section", { class: "tr-form ph-controls", "data-testid": "controls", "data-bar-after": "" }, parts);
 }
 
 /** The attack being resolved: the card, the wolves attacking, who is invincible, pigs lost. */
@@ -220,14 +220,17 @@ export default {
     const mine = view.private && view.private.pigs !== undefined ? view.private : null;
     // This turn's happenings go above the track; otherwise the decks' counts go last.
     const early = p.step === "happening" || p.happenings.length > 0;
+    const attack = p.step === "attack";
+    const acting = [attackBox(ctx), controls(ctx), el("div", { "data-actions-slot": "" })]; // the action bar's place (play.js)
     return [
       view.over ? ranking(ctx) : null,
+      // What the step acts on and its controls come first, so they fit a 360 x 640 screen:
+      // during an attack the attack itself, otherwise the turn's die; my pigs come after.
+      attack ? acting : [view.over ? null : turnBox(ctx), acting],
       mine ? el("section", { class: "private ph-mine" },
         el("p", { class: "tr-big", "data-testid": "my-pigs" }, t("pig-house.my_pigs", { n: mine.pigs }), " ", "●".repeat(mine.pigs)),
         el("p", {}, t(mine.invincibility_used ? "pig-house.invincibility_used" : "pig-house.invincibility_ready"))) : null,
-      view.over ? null : turnBox(ctx),
-      attackBox(ctx),
-      controls(ctx),
+      attack && !view.over ? turnBox(ctx) : null,
       early ? happenings(ctx) : null,
       track(ctx),
       schedule(ctx),

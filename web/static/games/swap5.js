@@ -27,7 +27,7 @@ function board(ctx) {
   const { el, view, picker } = ctx;
   const rows = view.public.board;
   const last = view.public.last_move;
-  const grid = el("div", { class: "s5-board" }, el("span", { class: "corner" }),
+  const grid = el("div", { class: "s5-board", "data-bar-after": "" }, el("span", { class: "corner" }),
     COLUMNS.map((c) => el("span", { class: "axis" }, c)));
   rows.forEach((row, r) => {
     grid.append(el("span", { class: "axis" }, String(r + 1)));
@@ -44,6 +44,7 @@ function board(ctx) {
         else classes.push(asTo ? "fits" : "mine");
         grid.append(el("button", {
           type: "button", class: classes.join(" "), "data-pick": "cell", "data-cell": cell,
+          "data-field": field, "data-value": JSON.stringify(cell),
           "aria-label": `${cell} ${piece === "." ? ctx.t("swap5.empty") : colourName(ctx, piece)}`,
           onclick: () => picker.choose(field, cell),
         }, content));
@@ -68,11 +69,11 @@ function trumps(ctx) {
   const p = view.public;
   const mine = view.private;
   return [
-    mine ? el("section", { class: "private s5-trumps" },
+    mine ? el("section", { class: "private s5-trumps", "data-bar-after": "" },
       el("h2", {}, ctx.t("swap5.your_colours", { colours: mine.colours.map((c) => colourName(ctx, c)).join(ctx.t("list.separator")) })),
       el("div", { class: "hand" }, mine.hand.map((card) => picker && picker.possible("card", card)
         ? el("button", { type: "button", class: `trump ${picker.isChosen("card", card) ? "chosen" : ""}`, "data-pick": "card", "data-card": card,
-          onclick: () => picker.choose("card", card) }, trumpName(ctx, card))
+          "data-field": "card", "data-value": JSON.stringify(card), onclick: () => picker.choose("card", card) }, trumpName(ctx, card))
         : el("button", { type: "button", class: "trump idle", "data-pick": "card", "data-card": card,
           onclick: () => ctx.explain(view.actions.length ? ctx.t("swap5.why.trump") : ctx.t("why.not_your_turn")) },
         trumpName(ctx, card))))) : null,
