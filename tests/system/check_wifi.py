@@ -38,7 +38,7 @@ AP_ADDRESS = "10.42.0.1"
 HOME_SSID, HOME_PASSWORD, HOME_PROFILE = "Rig-Home", "rig-home-password", "rig-home"
 HOLD_SECONDS = 600
 PROBES = {  # what a phone asks, and what it must get back
-    "captive.apple.com": ("/hotspot-detect.html", 200, "Success"),
+    "captive.apple.com": ("/hotspot-detect.html", 200, "<HTML><HEAD><TITLE>Success</TITLE></HEAD><BODY>Success</BODY></HTML>"),
     "connectivitycheck.gstatic.com": ("/generate_204", 204, ""),
     "www.msftconnecttest.com": ("/connecttest.txt", 200, "Microsoft Connect Test"),
 }
@@ -215,11 +215,18 @@ def test_hotspot_auto_keeps_a_silent_phone_and_steps_aside_for_a_known_network(r
         assert watch.rc == 124, (f"the access point or the phone's association ended during the hold "
                                  f"(wlan0 is on {wlan0_connection(pi)!r}); the service's log:\n{log}")
     assert "no phone on the access point" not in log and "cannot count the phones" not in log, log
-    stations = pi.run("iw dev wlan0 station dump").out
-    assert phone_mac in stations, f"the phone {phone_mac} is not associated any more:\n{stations}"
-    # What the old count saw: the silent phone's neighbour entry has long gone stale.
-    neighbour = pi.run(f"ip neigh show dev wlan0 {pi.run(f'cat /run/wifi-rig/phone-address').out.strip()}").out
-    print(f"after {HOLD_SECONDS} s of silence the phone's neighbour entry reads: {neighbour.strip() or '(gone)'}")
+    # The access point's own record: the phone has been associated, without a break, for at
+    # least the whole hold (a drop and a re-association, however short, would restart it).
+    station = pi.run(f"iw dev wlan0 station get {phone_mac}", check=False)
+    connected = re.search(r"connected time:\s*(\d+) seconds", station.out)
+    assert station.rc == 0 and connected, f"the phone {phone_mac} is not associated any more:\n{station}"
+    assert int(connected.group(1)) >= HOLD_SECONDS, \
+        f"the phone's association is only {connected.group(1)} s old: it was dropped during the hold\n{station.out}"
+    # The phone really was silent: its neighbour entry is no longer REACHABLE (the old count,
+    # `ip neigh`, would have read 0 here and taken the access point down under it).
+    neighbour = pi.run(f"ip neigh show dev wlan0 {pi.run('cat /run/wifi-rig/phone-address').out.strip()}").out.split()
+    assert not {"REACHABLE", "DELAY", "PROBE"} & set(neighbour), \
+        f"the phone was not silent during the hold: its neighbour entry reads {' '.join(neighbour)}"
 
     with phases("wifi: the phone leaves, the known network is joined"):
         pi.run(f"{PHONE} leave")

@@ -19,11 +19,20 @@
 set -eu
 NS=phone
 RUN=/run/wifi-rig
+HOOK=/var/lib/wifi-rig/dhcp-script  # not in /run, which is mounted noexec
 IN="ip netns exec $NS"
 mkdir -p "$RUN"
 
+# stop_pidfile PIDFILE [SIGNAL]: send SIGNAL (default TERM) to the process and wait until it
+# has gone (wpa_supplicant says goodbye to the access point on TERM; KILL leaves silently).
 stop_pidfile() {
-    if [ -s "$1" ]; then kill -9 "$(cat "$1")" 2>/dev/null || true; fi
+    if [ -s "$1" ]; then
+        pid=$(cat "$1")
+        if kill "-${2:-TERM}" "$pid" 2>/dev/null; then
+            timeout 30 sh -c "while kill -0 $pid 2>/dev/null; do sleep 0.2; done" ||
+                { echo "process $pid ($1) did not end within 30 s of SIG${2:-TERM}" >&2; exit 1; }
+        fi
+    fi
     rm -f "$1"
 }
 
@@ -60,7 +69,8 @@ EOF
     $IN wpa_supplicant -B -i wlan1 -c "$RUN/phone.conf" -P "$RUN/phone-wpa.pid" -f "$RUN/phone-wpa.log" >/dev/null
     timeout 90 sh -c "until $IN iw dev wlan1 link | grep -q '^Connected'; do sleep 0.3; done" ||
         { echo "the phone did not associate within 90 s; wpa_supplicant's log:" >&2; tail -20 "$RUN/phone-wpa.log" >&2; exit 1; }
-    cat >"$RUN/dhcp-script" <<'EOF'
+    mkdir -p "$(dirname "$HOOK")"
+    cat >"$HOOK" <<'EOF'
 #!/bin/sh
 # dhclient's hook for the phone: take the address, the route and the DNS server, nothing else.
 case "$reason" in
@@ -73,17 +83,19 @@ BOUND | RENEW | REBIND | REBOOT)
     ;;
 esac
 EOF
-    chmod 0755 "$RUN/dhcp-script"
+    chmod 0755 "$HOOK"
     rm -f "$RUN/phone-address"
-    $IN timeout 60 dhclient -1 -4 -v -sf "$RUN/dhcp-script" -lf "$RUN/phone.leases" -pf "$RUN/dhclient.pid" wlan1 \
+    $IN timeout 60 dhclient -1 -4 -v -sf "$HOOK" -lf "$RUN/phone.leases" -pf "$RUN/dhclient.pid" wlan1 \
         >"$RUN/dhclient.log" 2>&1 ||
         { echo "the phone got no address by DHCP within 60 s; dhclient said:" >&2; tail -20 "$RUN/dhclient.log" >&2; exit 1; }
-    stop_pidfile "$RUN/dhclient.pid"  # from now on the phone sends nothing (no renewals either)
+    [ -s "$RUN/phone-address" ] ||
+        { echo "dhclient's hook did not take the address; dhclient said:" >&2; tail -20 "$RUN/dhclient.log" >&2; exit 1; }
+    stop_pidfile "$RUN/dhclient.pid" KILL  # from now on the phone sends nothing (no renewals, no release)
     echo "address $(cat "$RUN/phone-address") dns $(sed -n 's/^nameserver //p' /etc/netns/$NS/resolv.conf)"
     ;;
 leave)
-    stop_pidfile "$RUN/dhclient.pid"
-    stop_pidfile "$RUN/phone-wpa.pid"
+    stop_pidfile "$RUN/dhclient.pid" KILL
+    stop_pidfile "$RUN/phone-wpa.pid"  # TERM: it deauthenticates, as a phone leaving does
     $IN ip addr flush dev wlan1 2>/dev/null || true
     : >/etc/netns/$NS/resolv.conf
     ;;
@@ -114,9 +126,10 @@ home-down)
     $IN ip addr flush dev wlan2 2>/dev/null || true
     ;;
 teardown)
-    for name in dhclient phone-wpa home-dnsmasq home-wpa; do stop_pidfile "$RUN/$name.pid"; done
+    stop_pidfile "$RUN/dhclient.pid" KILL
+    for name in phone-wpa home-dnsmasq home-wpa; do stop_pidfile "$RUN/$name.pid"; done
     ip netns del "$NS" 2>/dev/null || true
-    rm -rf /etc/netns/$NS "$RUN"
+    rm -rf /etc/netns/$NS "$RUN" "$(dirname "$HOOK")"
     # The radios come back from the deleted namespace to the main one; then they go.
     timeout 30 sh -c 'until modprobe -r mac80211_hwsim 2>/dev/null; do sleep 0.5; done' ||
         { echo "mac80211_hwsim could not be unloaded within 30 s" >&2; exit 1; }
