@@ -110,6 +110,12 @@ class Buttons:
         up()
 
     def close(self) -> None:
-        for button in self.buttons.values():
-            button.close()
+        # gpiozero ends a button's hold thread at that thread's next 0.1 s poll: closing the
+        # buttons together rather than one after another makes a stop quicker by up to 0.1 s
+        # a button.
+        closing = [threading.Thread(target=button.close, name="button close") for button in self.buttons.values()]
+        for thread in closing:
+            thread.start()
+        for thread in closing:
+            thread.join()
         self.buttons.clear()

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import io
 import json
+import reprlib
 from concurrent.futures import CancelledError
 
 import segno
@@ -279,10 +280,11 @@ def start_game():
     """Start a game. On a table without a host the caller becomes host; then only the host may."""
     table = current_table()
     body = json_body(required=("game", "players"), optional=("seed", "options", "bots"))
-    game_id, players, seed, options = body["game"], body["players"], body.get("seed"), body.get("options")
+    game_id, players, options = body["game"], body["players"], body.get("options")
     claim = not table.has_host
     if not claim:
         require_host(table)
+    seed = _chosen_seed(body.get("seed"))
     # Checked in full before the game starts: a bad bot request starts nothing.
     bots = _requested_bots(table, game_id, players, body["bots"]) if "bots" in body else {}
     # On a table without a host the caller becomes host in the same step, so a refused start claims nothing.
@@ -298,6 +300,27 @@ def start_game():
     response = jsonify(info)
     auth.set_token_cookie(response, "host", host_token)
     return response
+
+
+LARGEST_SEED = 2**63 - 1
+"""Seeds are 63 bits (``Table.start_game`` draws them so)."""
+
+
+def _chosen_seed(value) -> int | None:
+    """A chosen seed: a whole number or a string of its digits, from 0 to :data:`LARGEST_SEED`
+    (pages send the digits typed, since a JavaScript number loses digits past 2^53); None
+    (left out, or null) for a seed drawn at random."""
+    if value is None:
+        return None
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= len(str(LARGEST_SEED)):
+        number = int(value)  # short enough: int() never meets Python's 4,300-digit limit
+    else:
+        number = value
+    if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number <= LARGEST_SEED:
+        shown = reprlib.repr(value)
+        raise ApiError(400, f"the seed must be a whole number from 0 to {LARGEST_SEED}, in digits only (not {shown})",
+                       f"シードは 0 から {LARGEST_SEED} までの整数を数字だけで入力してください（{shown} は使えません）")
+    return number
 
 
 @blueprint.post("/seats/<int:seat>/join")

@@ -25,8 +25,8 @@ blueprint = Blueprint("records", __name__)
 
 @blueprint.record_once
 def _open_records(state) -> None:
-    """One :class:`Records` per app, on the table's data directory."""
-    state.app.extensions["records"] = Records(state.app.extensions["companion"].table.data_dir)
+    """One :class:`Records` per app, on the table's data directory, naming bots as the pages do."""
+    state.app.extensions["records"] = Records(state.app.extensions["companion"].table.data_dir, bot_name=_bot_seat_name)
 
 
 def _records() -> Records:
@@ -66,10 +66,22 @@ def plays_as_csv():
 
 @blueprint.get("/api/plays/<int:play_id>")
 def play(play_id: int):
-    """One play with its action log and, when it was finished, its "Send to BG Stats" link."""
-    answer = _records().play(play_id)
-    answer["bgstats_url"] = None if answer["abandoned"] else bgstats_url(answer, bot_names=_bot_names(pages.choose_language()))
-    return jsonify(answer)
+    """One play with its action log and, when it was finished, its "Send to BG Stats" link.
+    Its moves are served: the table's finished game can no longer be taken back."""
+    return jsonify(_with_bgstats(_records().play(play_id)))
+
+
+@blueprint.get("/api/plays/<int:play_id>/result")
+def play_result(play_id: int):
+    """One play without its moves, with its "Send to BG Stats" link: what a phone showing
+    the result needs. It does not stop the host from taking the last move back."""
+    return jsonify(_with_bgstats(_records().result(play_id)))
+
+
+def _with_bgstats(play: dict) -> dict:
+    """``play`` with its ``bgstats_url`` in the reader's language (None when abandoned)."""
+    play["bgstats_url"] = None if play["abandoned"] else bgstats_url(play, bot_names=_bot_names(pages.choose_language()))
+    return play
 
 
 @blueprint.get("/api/plays/<int:play_id>/replay")
@@ -126,6 +138,13 @@ def records_page():
               for play in _records().plays(game, limit=RECENT_PLAYS)]
     return pages.render_page("records.html", mode="records", games=choices, game=game, unknown=None,
                        stats=stats(_records().outcomes(game)), recent=recent, local_time=_local_time)
+
+
+def _bot_seat_name(seat: int, level: str, lang: str) -> str | None:
+    """The bot of ``level`` on ``seat`` named in ``lang`` as the live phone names it ("ボット2（ふつう）");
+    None for a level these pages do not know (an imported play's): then its recorded name."""
+    words = pages.texts(lang).get(f"bot.name.{level}")
+    return None if words is None else words.format(n=seat + 1)
 
 
 def _bot_names(lang: str) -> dict[str, str]:

@@ -23,9 +23,10 @@ from __future__ import annotations
 import collections
 import concurrent.futures
 import logging
-import multiprocessing
-import signal
+import pickle
 import sqlite3
+import subprocess
+import sys
 import threading
 import time
 from dataclasses import dataclass
@@ -35,7 +36,7 @@ from typing import Callable, Protocol
 from .. import games
 from ..config import BotsConfig
 from ..table import Conflict, IllegalAction, NotFound, StorageError, Table, TableError
-from . import LEVELS, NoBot, budget, choose, supported
+from . import LEVELS, NoBot, budget, supported
 
 log = logging.getLogger(__name__)
 
@@ -87,17 +88,18 @@ class WorkerDied(RuntimeError):
 
 
 class WorkerThinker:
-    """Chooses in one worker process of its own, one question at a time, in the order asked.
+    """Chooses in one worker process of its own (:mod:`companion.bots.worker`), one question
+    at a time, in the order asked.
 
-    The worker is started by "spawn" (it shares nothing with the web process's threads and
-    locks) and talks to this process over a pipe of its own, with no lock shared between
-    them: a worker killed at any moment (systemd's SIGTERM reaches the whole control group,
-    or the kernel ends it) leaves nothing held. The worker ignores SIGTERM and SIGINT, so the
-    companion decides when it ends: :meth:`close` kills it at once, even in a long search
-    (budgets go up to 60 s; systemd allows 15 s to stop). A worker that dies mid-question
-    fails that question with :class:`WorkerDied` at once; the next question starts a new
-    worker. ``iterations``, when given, replaces every budget in seconds (tests and
-    benchmarks use it to be quick and independent of speed).
+    The worker is a fresh Python (it shares nothing with the web process's threads and
+    locks) that talks to this process over its standard input and output, with no lock
+    shared between them: a worker killed at any moment (the kernel ends it, or a person)
+    leaves nothing held. The worker ignores SIGTERM and SIGINT, so the companion decides
+    when it ends: :meth:`close` kills it at once, even in a long search (budgets go up to
+    60 s; systemd allows 15 s to stop). A worker that dies mid-question fails that question
+    with :class:`WorkerDied` at once; the next question starts a new worker. ``iterations``,
+    when given, replaces every budget in seconds (tests and benchmarks use it to be quick
+    and independent of speed).
 
     A question's future is set running when the worker takes it: one cancelled before then
     is never thought about (a hint whose phone gave up)."""
@@ -108,8 +110,7 @@ class WorkerThinker:
         self._ready = threading.Condition()
         self._questions: collections.deque = collections.deque()
         self._closed = False
-        self._process = None  # the worker process and our end of its pipe, started when first needed
-        self._pipe = None
+        self._process: subprocess.Popen | None = None  # the worker, started when first needed
         self._thread: threading.Thread | None = None
 
     def think(self, game_id: str, view: dict, *, level: str, seconds: float) -> concurrent.futures.Future:
@@ -130,7 +131,7 @@ class WorkerThinker:
     def pid(self) -> int | None:
         """The worker process's id while one runs (for tests and benchmarks)."""
         process = self._process
-        return process.pid if process is not None and process.is_alive() else None
+        return process.pid if process is not None and process.poll() is None else None
 
     def close(self) -> None:
         """End the worker at once; what was asked and not answered is cancelled."""
@@ -147,7 +148,8 @@ class WorkerThinker:
         if self._thread is not None:
             self._thread.join()
         if process is not None:
-            process.join()
+            process.wait()
+            _close_pipes(process)
 
     def _serve(self) -> None:
         """The thread that hands the questions to the worker, one at a time, and its answers back."""
@@ -170,52 +172,41 @@ class WorkerThinker:
         with self._ready:
             if self._closed:
                 raise concurrent.futures.CancelledError()
-            if self._process is None or not self._process.is_alive():
-                self._start_worker()
-            process, pipe = self._process, self._pipe
+            if self._process is None or self._process.poll() is not None:
+                self._process = _start_worker()
+            process = self._process
         try:
-            pipe.send(question)
-            ok, answer = pipe.recv()  # EOFError when the worker died (or close killed it)
-        except (EOFError, OSError):
+            pickle.dump(question, process.stdin)
+            process.stdin.flush()
+            ok, answer = pickle.load(process.stdout)  # EOFError when the worker died (or close killed it)
+        except (EOFError, OSError, pickle.UnpicklingError):
             with self._ready:
                 closed = self._closed
                 if self._process is process:
-                    self._process = self._pipe = None
-            pipe.close()
-            process.join()
+                    self._process = None
+            process.kill()  # already gone, unless its answer was garbled
+            process.wait()
+            _close_pipes(process)
             if closed:
                 raise concurrent.futures.CancelledError() from None
-            log.warning("the %s ended (exit code %s) while choosing: a new one starts", self._name, process.exitcode)
-            raise WorkerDied(f"the {self._name} ended while choosing (exit code {process.exitcode})") from None
+            log.warning("the %s ended (exit code %s) while choosing: a new one starts", self._name, process.returncode)
+            raise WorkerDied(f"the {self._name} ended while choosing (exit code {process.returncode})") from None
         if not ok:
             raise answer
         return answer
 
-    def _start_worker(self) -> None:
-        context = multiprocessing.get_context("spawn")
-        ours, theirs = context.Pipe()
-        process = context.Process(target=_worker, args=(theirs,), name=self._name, daemon=True)
-        process.start()
-        theirs.close()  # only the worker holds its end: its death shows here as EOF
-        self._process, self._pipe = process, ours
+
+def _start_worker() -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "companion.bots.worker"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE)
 
 
-def _worker(pipe) -> None:
-    """The worker process: answers each question sent down ``pipe`` until the pipe closes.
-    SIGTERM and SIGINT are the companion's to act on (it then kills this process): a
-    ``systemctl stop`` reaches every process of the service at once."""
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    while True:
+def _close_pipes(process: subprocess.Popen) -> None:
+    for pipe in (process.stdin, process.stdout):
         try:
-            game_id, view, level, seconds, iterations = pipe.recv()
-        except EOFError:
-            return
-        try:
-            answer = (True, choose(games.get(game_id), view, seconds=seconds, iterations=iterations, level=level))
-        except Exception as error:  # noqa: BLE001 - handed to the asker, who says what went wrong
-            answer = (False, error)
-        pipe.send(answer)
+            pipe.close()
+        except OSError:  # a question half-written to a worker that died: nothing more to flush
+            pass
 
 
 class BotSeats:

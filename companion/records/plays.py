@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 import unicodedata
+from collections.abc import Callable
 from pathlib import Path
 
 from .. import games
@@ -14,6 +15,12 @@ from ..table import Conflict, NotFound, TableError, clean_name
 LARGEST_ID = 2**63 - 1
 """SQLite's largest integer: a larger number is no play, and SQLite cannot even compare it."""
 
+LANGUAGES = ("en", "ja")
+
+BotName = Callable[[int, str, str], str | None]
+"""How pages name the bot of a level on a seat in a language: (seat, level, language) -> its
+name, or None for a level they do not know (then the name its seat was kept under)."""
+
 
 def player_key(name: str) -> str:
     """The form under which two names are one player: Unicode NFKC, then case folding
@@ -22,11 +29,16 @@ def player_key(name: str) -> str:
 
 
 class Records:
-    """The plays kept in a data directory. Thread-safe (one lock around its own connection)."""
+    """The plays kept in a data directory. Thread-safe (one lock around its own connection).
 
-    def __init__(self, data_dir: str | Path):
+    Texts (summaries, the moves' words) name each player in each language; a bot is named by
+    ``bot_name`` (the pages' words, as the live phone names it), else by the name its seat was
+    kept under (``Bot 2 (Normal)``)."""
+
+    def __init__(self, data_dir: str | Path, bot_name: BotName | None = None):
         self._store = Store(data_dir)
         self._lock = threading.Lock()
+        self._bot_name = bot_name
 
     def close(self) -> None:
         with self._lock:
@@ -45,7 +57,7 @@ class Records:
             records = self._store.plays(game, -1 if limit is None else limit, before)
             seating = self._store.seating([record.id for record in records])
             chosen = self._store.chosen_seeds([record.id for record in records])
-        return [{**_play(record, seating[record.id]), "seed_chosen": record.id in chosen} for record in records]
+        return [{**self._as_play(record, seating[record.id]), "seed_chosen": record.id in chosen} for record in records]
 
     def outcomes(self, game: str | None = None) -> list[dict]:
         """What the statistics read of every play (of one ``game`` id), newest first: its
@@ -58,6 +70,16 @@ class Records:
             seating = self._store.seating([record.id for record in records])
         return [_outcome(record, seating[record.id]) for record in records]
 
+    def result(self, play_id: int) -> dict:
+        """One play as :meth:`plays` lists it, without its moves: what a finished game's phone
+        shows and links (the result, BG Stats). The game-over view showed all of it already,
+        so serving it is not noted as shown: the host may still take the last move back."""
+        with self._lock:
+            record = self._require_play(play_id)
+            seating = self._store.seating([play_id])[play_id]
+            seed_chosen = self._store.seed_chosen(play_id)
+        return {**self._as_play(record, seating), "seed_chosen": seed_chosen}
+
     def play(self, play_id: int) -> dict:
         """One play with its whole action log: who moved, what, when, and whether it was taken back."""
         with self._lock:
@@ -69,12 +91,13 @@ class Records:
             for _, action, entry, _ in self._store.log_entries(play_id):
                 if action is not None and entry.get("text"):
                     texts.setdefault(action, []).append(entry["text"])
-        play = {**_play(record, seating), "seed_chosen": seed_chosen}
+        play = {**self._as_play(record, seating), "seed_chosen": seed_chosen}
         names = [seat["name"] for seat in seating]
+        spoken = self._names(seating)
         play["actions"] = [
             {"n": a["n"], "seat": a["seat"], "name": names[a["seat"]] if a["seat"] < len(names) else None,
              "action": a["action"], "at": a["at"], "undone": a["undone"],
-             "text": [{language: render_text(text[language] or text["en"], names) for language in ("en", "ja")}
+             "text": [{language: render_text(text[language] or text["en"], spoken[language]) for language in LANGUAGES}
                       for text in texts.get(a["n"], [])]}
             for a in actions
         ]
@@ -129,6 +152,15 @@ class Records:
 
     # ------------------------------------------------------------------ inside
 
+    def _as_play(self, record: GameRecord, seating: list[dict]) -> dict:
+        return _play(record, seating, self._names(seating))
+
+    def _names(self, seating: list[dict]) -> dict[str, list[str | None]]:
+        """language -> each seat's name as texts say it: a bot's in that language (by its level)."""
+        return {language: [(self._bot_name and seat["bot_level"] and self._bot_name(seat["seat"], seat["bot_level"], language))
+                           or seat["name"] for seat in seating]
+                for language in LANGUAGES}
+
     def _require_shown_play(self, play_id) -> GameRecord:
         """:meth:`_require_play` for a play whose moves or hands are about to be served. The
         table's current game, once over, can still be reopened by an undo: it is checked
@@ -148,10 +180,10 @@ class Records:
         return self._store.game(play_id)
 
 
-def _play(record: GameRecord, seating: list[dict]) -> dict:
-    """A stored game as a play: its players with their names then, scores, ranks and winners."""
+def _play(record: GameRecord, seating: list[dict], spoken: dict[str, list[str | None]]) -> dict:
+    """A stored game as a play: its players with their names then, scores, ranks and winners;
+    its summary says each name as ``spoken`` in each language."""
     result = record.result or {}
-    names = [seat["name"] for seat in seating]
     winners = set(result.get("winners", []))
     scores = result.get("scores", {})
     ranks = _ranks(record.players, result)
@@ -165,7 +197,7 @@ def _play(record: GameRecord, seating: list[dict]) -> dict:
         "duration_min": round((record.ended_at - record.started_at) / 60, 1),
         "abandoned": record.abandoned,
         "lions_win": bool(result.get("lions_win")),
-        "summary": _summary(record, result, names),
+        "summary": _summary(record, result, spoken),
         "players": [
             {"seat": seat["seat"], "name": seat["name"], "bot": seat["bot"], "bot_level": seat["bot_level"],
              "start_player": seat["start_player"],
@@ -218,15 +250,17 @@ def _ranks(players: int, result: dict) -> dict[int, int]:
     return ranks
 
 
-def _summary(record: GameRecord, result: dict, names: list[str | None]) -> dict:
-    """The play in a sentence, both languages: the result's own words where the game has
-    them, else the winners named; the lions' win and an abandoned play say so."""
+def _summary(record: GameRecord, result: dict, spoken: dict[str, list[str | None]]) -> dict:
+    """The play in a sentence, both languages (names as ``spoken`` in each): the result's own
+    words where the game has them, else the winners named; the lions' win and an abandoned
+    play say so."""
     if record.abandoned:
         return {"en": "Abandoned before the end.", "ja": "途中で中断されました。"}
     if "summary" in result:
-        return {language: render_text(result["summary"][language], names) for language in ("en", "ja")}
+        return {language: render_text(result["summary"][language], spoken[language]) for language in LANGUAGES}
     if result.get("lions_win"):
         return {"en": "The lions win: no player does.", "ja": "ライオンの勝ち: 勝ったプレイヤーはいません。"}
-    who = [render_text("{s%d}" % seat, names) for seat in result.get("winners", [])]
-    return {"en": f"{' & '.join(who)} {'wins' if len(who) == 1 else 'share the win'}.",
-            "ja": f"{'・'.join(who)}の勝ち。"}
+    who = {language: [render_text("{s%d}" % seat, spoken[language]) for seat in result.get("winners", [])]
+           for language in LANGUAGES}
+    return {"en": f"{' & '.join(who['en'])} {'wins' if len(who['en']) == 1 else 'share the win'}.",
+            "ja": f"{'・'.join(who['ja'])}の勝ち。"}

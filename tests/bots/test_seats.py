@@ -7,8 +7,11 @@ from __future__ import annotations
 
 import concurrent.futures
 import os
+import pickle
 import signal
 import sqlite3
+import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -326,6 +329,50 @@ def test_the_worker_ignores_sigterm_and_a_killed_worker_is_replaced_at_once(tabl
         assert thinker.pid not in (None, first, second)
     finally:
         thinker.close()
+
+
+def test_a_failing_question_comes_back_as_its_error_and_the_worker_answers_on(table):
+    # The asker says what went wrong (a bot in trouble, a hint refused).
+    table.start_game("swap5", 2, seed=2)
+    thinker = WorkerThinker()
+    try:
+        with pytest.raises(ValueError, match="unknown game 'no-such-game'"):
+            thinker.think("no-such-game", table.view(0), level="easy", seconds=0.05).result(timeout=60)
+        first = thinker.pid
+        assert thinker.think("swap5", table.view(0), level="easy", seconds=0.05).result(timeout=60) in table.view(0)["actions"]
+        assert thinker.pid == first
+    finally:
+        thinker.close()
+
+
+WORKER_WHOSE_SEARCH_FAILS = """
+import threading
+import companion.bots.worker as worker
+def choose(game, view, **budget):
+    print("a stray line on standard output")
+    raise RuntimeError("the search failed", threading.Lock())  # a lock cannot be pickled
+worker.choose = choose
+worker.main()
+"""
+
+
+def test_the_worker_answers_an_error_that_cannot_be_pickled_by_its_words_and_ends_with_its_input():
+    # Its answers alone travel on its standard output; a stray print goes to the log.
+    process = subprocess.Popen([sys.executable, "-c", WORKER_WHOSE_SEARCH_FAILS], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        for _ in range(2):
+            pickle.dump(("swap5", {}, "easy", 0.05, None), process.stdin)
+            process.stdin.flush()
+            ok, error = pickle.load(process.stdout)
+            assert not ok and isinstance(error, RuntimeError) and "the search failed" in str(error)
+        process.stdin.close()
+        assert process.wait(timeout=30) == 0
+        assert process.stdout.read() == b""
+        assert process.stderr.read().count(b"a stray line on standard output") == 2
+    finally:
+        process.kill()
+        process.wait()
 
 
 def test_a_question_cancelled_before_the_worker_takes_it_is_never_thought_about(table):

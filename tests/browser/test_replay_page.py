@@ -12,6 +12,7 @@ import json
 import random
 import urllib.request
 import warnings
+from pathlib import Path
 
 import pytest
 
@@ -201,3 +202,67 @@ def test_the_finished_games_phone_links_to_bg_stats_and_the_replay(live, new_pho
     phones[0].get_by_test_id("replay").click()
     phones[0].wait_for_url(f"**/replay/{play_id}")
     on_step(phones[0], 0)
+
+
+def test_phones_showing_the_result_leave_the_last_move_undoable_until_a_replay(live, new_phone):
+    """Phones at game over show the BG Stats link without asking for the moves, so the host
+    can still take the game-ending move back (from the host page, after the phones showed the
+    result); the next end brings its own link. Once a phone opens the replay, the host page's
+    undo is refused and says why."""
+    table = live.table
+    host_token = table.start_game("swap5", 2, seed=4, claim_host=True)
+    phones = [new_phone(), new_phone()]
+    for seat, page in enumerate(phones):
+        join_by_url(page, live, seat, NAMES[seat])
+    host = new_phone()
+    host.goto(f"{live.url}/R/{host_token}")
+    host.wait_for_url(f"{live.url}/")
+    host.goto(f"{live.url}/host")
+    play_id = play_on(table, seed=4)
+    for page in phones:
+        shows_current(page, table)
+        expect(page.get_by_test_id("bgstats")).to_have_attribute("href", answer(live, f"/api/plays/{play_id}/result")["bgstats_url"])
+
+    host.once("dialog", lambda dialog: dialog.accept())
+    host.locator("#undo").click()
+    expect(host.locator("#status")).to_have_text("The last move was taken back.")
+    assert not games.get("swap5").is_over(table.state())
+    for page in phones:
+        shows_current(page, table)
+        expect(page.get_by_test_id("result")).to_have_count(0)
+
+    play_on(table, seed=5)
+    ended = answer(live, f"/api/plays/{play_id}/result")["bgstats_url"]
+    for page in phones:
+        shows_current(page, table)
+        expect(page.get_by_test_id("bgstats")).to_have_attribute("href", ended)
+    phones[0].get_by_test_id("replay").click()
+    on_step(phones[0], 0)
+    host.once("dialog", lambda dialog: dialog.accept())
+    host.locator("#undo").click()
+    expect(host.locator("#status")).to_contain_text("its replay or moves have been opened")
+    assert games.get("swap5").is_over(table.state())
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_replay_names_a_bot_in_the_pages_language(live, new_phone, lang):
+    """The bot's move, the players and the summary say "ボット2（ふつう）" on a Japanese page and
+    "Bot 2 (normal)" on an English one, as the live phone does, never the kept "Bot 2 (Normal)"."""
+    from companion.bots.seats import bot_name
+
+    table = live.table
+    table.start_game("swap5", 2, seed=3)
+    table.join(0, "Aki")
+    table.join(1, bot_name(1, "normal"), bot="normal")
+    play_id = play_on(table, seed=3)
+    texts = json.loads((Path(__file__).parents[2] / "web" / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+    spoken, kept = texts["bot.name.normal"].format(n=2), bot_name(1, "normal")
+    moves = [action for action in answer(live, f"/api/plays/{play_id}")["actions"] if not action["undone"]]
+    step = next(k for k, move in enumerate(moves, start=1) if move["seat"] == 1)
+    page = new_phone(locale="ja-JP" if lang == "ja" else "en-GB")
+    page.goto(f"{live.url}/replay/{play_id}?step={step}&lang={lang}")
+    on_step(page, step)
+    expect(page.get_by_test_id("move")).to_contain_text(spoken)
+    expect(page.get_by_test_id("players")).to_contain_text(spoken)
+    expect(page.get_by_test_id("summary")).to_contain_text(spoken)
+    expect(page.locator("main")).not_to_contain_text(kept)

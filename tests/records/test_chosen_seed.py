@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from companion.cli import main
 from companion.table import Table
 
@@ -34,6 +36,30 @@ def test_a_chosen_seed_is_said_in_every_view_and_the_play_record(client, table, 
         assert reopened.view(1)["seed_chosen"] is True
     finally:
         reopened.close()
+
+
+LARGEST_SEED = 2**63 - 1
+
+
+@pytest.mark.parametrize("seed", [str(LARGEST_SEED), LARGEST_SEED, "9007199254740993", "0", 12])
+def test_a_chosen_seed_arrives_exactly_as_digits_or_as_a_number(client, table, host, seed):
+    """Pages send a typed seed as its digits: a JavaScript number would round 2^53 + 1 and
+    every 19-digit seed (63 bits) to another seed, and so another deal."""
+    answer = client.post("/api/game", json={"game": "swap5", "players": 2, "seed": seed}, headers=host)
+    assert answer.status_code == 200, answer.get_json()
+    assert table.state()["seed"] == int(seed) and table.view(None)["seed_chosen"] is True
+
+
+@pytest.mark.parametrize("seed", [str(LARGEST_SEED + 1), LARGEST_SEED + 1, "-1", -1, "1e5", "12.0", 12.0, " 12", "",
+                                  "１２", "0x1f", "1" * 5000, True, [12], {"seed": 12}])
+def test_a_seed_that_is_no_whole_number_in_range_is_refused_in_both_languages_and_changes_nothing(client, table, host, seed):
+    client.post("/api/game", json={"game": "swap5", "players": 2, "seed": 5}, headers=host)
+    version, state = table.version, table.state()
+    refused = client.post("/api/game", json={"game": "lion-square", "players": 3, "seed": seed}, headers=host)
+    assert refused.status_code == 400
+    body = refused.get_json()
+    assert f"from 0 to {LARGEST_SEED}" in body["error"] and "シード" in body["error_ja"] and len(body["error"]) < 200
+    assert table.version == version and table.state() == state
 
 
 def test_a_rematch_and_a_random_seed_are_not_chosen(table, records):

@@ -78,6 +78,30 @@ def test_a_finished_game_whose_hands_were_served_cannot_be_reopened(client, tabl
     assert client.get(f"/api/plays/{play_id}/replay").status_code == 200  # still a play, its hands as they were
 
 
+def test_a_result_shown_with_its_bg_stats_link_leaves_the_end_undoable(client, table, host):
+    """What a phone showing the result asks (the play without its moves, its BG Stats link) and
+    the records' list give no hand away: the host can still take the last move back, and the
+    next end has a link of its own. Only the replay (or the moves) then closes the undo."""
+    from .conftest import play, play_on
+
+    play(table, "swap5", ["Aki", "Ben"], seed=3)
+    play_id = table.view(None)["play_id"]
+    shown = client.get(f"/api/plays/{play_id}/result").get_json()
+    assert "actions" not in shown and shown["bgstats_url"].startswith("https://app.bgstatsapp.com/createPlay.html?data=")
+    assert shown["players"] == client.get("/api/plays").get_json()["plays"][0]["players"]
+    assert client.get("/records").status_code == 200
+    assert client.post("/api/undo", json={}, headers=host).status_code == 200
+    assert client.get(f"/api/plays/{play_id}/result").status_code == 404  # being played again: no result
+    play_on(table)
+    again = client.get(f"/api/plays/{play_id}/result").get_json()
+    scores = table.view(None)["result"]["scores"]
+    assert [player["score"] for player in again["players"]] == [scores["0"], scores["1"]]
+    assert client.post("/api/undo", json={}, headers=host).status_code == 200  # asked twice, still undoable
+    play_on(table)
+    assert client.get(f"/api/plays/{play_id}/replay").status_code == 200
+    assert client.post("/api/undo", json={}, headers=host).status_code == 409
+
+
 def test_a_reopened_game_serves_no_replay(client, table, host):
     """The other order: the undo came first, so the game is being played again and nothing is served."""
     from .conftest import play

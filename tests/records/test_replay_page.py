@@ -77,3 +77,20 @@ def test_the_view_names_the_play_of_its_game(client, table):
     newest = client.get("/api/plays").get_json()["plays"][0]
     assert client.get("/api/view").get_json()["play_id"] == newest["id"]
     assert table.view(1)["play_id"] == newest["id"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_bot_is_named_in_the_readers_language_on_the_records_and_replay_pages(client, table, lang):
+    """A bot's seat is kept as "Bot 2 (Normal)"; its moves, the summaries and the players name it
+    as the live phone does, in the page's language ("ボット2（ふつう）"), never in the kept English."""
+    from companion.bots.seats import bot_name
+
+    play(table, "swap5", ["Aki", bot_name(1, "normal")], seed=3, bots={1: "normal"})
+    kept, spoken = bot_name(1, "normal"), TEXTS[lang]["bot.name.normal"].format(n=2)
+    listed = client.get(f"/api/plays?lang={lang}").get_json()["plays"][0]
+    assert spoken in listed["summary"][lang] and kept not in listed["summary"][lang]
+    words = [text[lang] for action in client.get(f"/api/plays/{listed['id']}").get_json()["actions"] for text in action["text"]]
+    assert any(line.startswith(spoken) for line in words) and not any(kept in line for line in words)
+    for page in (f"/replay/{listed['id']}?lang={lang}", f"/records?lang={lang}"):
+        html = client.get(page).get_data(as_text=True)
+        assert spoken in html and kept not in html, page

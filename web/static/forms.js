@@ -50,7 +50,8 @@ export function startForm(form, offered, current, running, started, seatsNow = (
     offered.map((game) => el("option", { value: game.id, selected: current && current.id === game.id }, pick(game.title))));
   const playersSelect = el("select", { id: "start-players", name: "players" });
   const optionsBox = el("div", { class: "options" });
-  const seedInput = el("input", { id: "start-seed", name: "seed", type: "number", min: "0", step: "1", inputmode: "numeric" });
+  // Text, not a number: seeds have 63 bits and a JavaScript number keeps 53, so the digits go as typed (the server checks them).
+  const seedInput = el("input", { id: "start-seed", name: "seed", type: "text", inputmode: "numeric", autocomplete: "off", spellcheck: "false" });
   const seatsBox = el("div", { class: "seat-choices" });
 
   /** {seat: level} of the seats given to a bot so far. */
@@ -121,7 +122,7 @@ export function startForm(form, offered, current, running, started, seatsNow = (
     if (running() && !window.confirm(t("start.confirm_abandon"))) return;
     const body = { game: gameSelect.value, players: Number(playersSelect.value), options: {} };
     for (const input of optionsBox.querySelectorAll("select, input")) body.options[input.name] = optionValue(input);
-    if (seedInput.value !== "") body.seed = Number(seedInput.value);
+    if (seedInput.value.trim() !== "") body.seed = seedInput.value.trim();
     const bots = Object.entries(chosenBots()).map(([seat, level]) => ({ seat: Number(seat), level }));
     if (bots.length) body.bots = bots;
     try {

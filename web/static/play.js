@@ -103,6 +103,7 @@ async function accept(next) {
   if (waited && !wasWaitedFor) buzz();
   wasWaitedFor = waited;
   if (mode === "play" && view.over) await learnPlay(view.play_id);
+  else finishedPlay = null; // taken back past its end: when it ends again, its result is asked anew
   draw();
 }
 
@@ -126,12 +127,14 @@ function othersSince() {
 let finishedPlay = null; // the finished game's play in the records: {id, bgstats_url}
 
 /** The records' play of the game that just ended (the view's play_id), for the result's
- * links; asked once per play. Without it the result shows no links. */
+ * links; asked once per end of a game. Without it the result shows no links. Only its
+ * result is asked, not its moves, so the host can still take the last move back. */
 async function learnPlay(playId) {
   if (playId == null || finishedPlay?.id === playId) return;
   try {
-    const { id, bgstats_url } = await api(`/api/plays/${playId}`);
-    finishedPlay = { id, bgstats_url };
+    const { id, bgstats_url } = await api(`/api/plays/${playId}/result`);
+    // Kept only while the game is still over: taken back meanwhile, its next end asks again.
+    finishedPlay = view.over && view.play_id === id ? { id, bgstats_url } : null;
   } catch {
     finishedPlay = null; // a record that cannot be read now: no links, asked again next time
   }

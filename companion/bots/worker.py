@@ -1,0 +1,53 @@
+"""The worker process a bot thinks in: ``python -m companion.bots.worker``.
+
+:class:`companion.bots.seats.WorkerThinker` starts it and is the only one that talks to it:
+each question arrives on standard input as a pickle ``(game id, view, level, seconds,
+iterations)``, and each answer leaves on standard output as a pickle ``(True, action)`` or
+``(False, exception)``. It ends when its standard input closes (the companion closed it, or
+died).
+
+It is a plain child process, not one of :mod:`multiprocessing`'s: "spawn" also starts a
+resource tracker, a process that outlives the companion's main process by a moment, so that
+systemd found it still running at every ``systemctl stop`` and killed it with SIGKILL.
+
+SIGTERM and SIGINT are the companion's to act on (it then kills this process): a
+``systemctl stop`` or a Ctrl-C in a terminal reaches every process at once, and a worker
+that left by itself mid-question would look like one that died.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import signal
+import sys
+
+from .. import games
+from . import choose
+
+
+def main() -> None:
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    questions = sys.stdin.buffer
+    answers = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # a stray print goes to the log, never into an answer
+    while True:
+        try:
+            game_id, view, level, seconds, iterations = pickle.load(questions)
+        except EOFError:
+            return
+        try:
+            answer = (True, choose(games.get(game_id), view, seconds=seconds, iterations=iterations, level=level))
+        except Exception as error:  # noqa: BLE001 - handed to the asker, who says what went wrong
+            answer = (False, error)
+        try:
+            data = pickle.dumps(answer)
+        except Exception:  # noqa: BLE001 - an exception that cannot be pickled: its words can
+            data = pickle.dumps((False, RuntimeError(str(answer[1]) or type(answer[1]).__name__)))
+        answers.write(data)
+        answers.flush()
+
+
+if __name__ == "__main__":
+    main()
