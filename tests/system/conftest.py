@@ -89,9 +89,9 @@ unit allows a Pi Zero 2 90 s) gets longer here. The product's unit file is insta
 def installed(pi) -> Installed:
     pi.run(f"mkdir -p {SLOW_START_DROP_IN.rsplit('/', 1)[0]} && "
            f"printf '[Service]\\nTimeoutStartSec=900\\n' >{SLOW_START_DROP_IN}")
-    pi.run("cp -a /mnt/host/src /home/pi/tabletop-companion && chown -R pi:pi /home/pi/tabletop-companion")
+    pi.run("cp -a /mnt/host/src /home/pi/tabletop-companion && chown -R pi:pi /home/pi/tabletop-companion", timeout=900)
     with phase("first install (install.sh)"):
-        result = pi.run(INSTALL, timeout=1500)
+        result = pi.run(INSTALL, timeout=2700)
     return Installed(pi, result)
 
 

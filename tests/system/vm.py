@@ -52,6 +52,7 @@ HOST_TOOLS = {
     "mke2fs": "e2fsprogs",
     "qemu-system-x86_64": "qemu-system-x86",
     "qemu-img": "qemu-utils",
+    "zbarimg": "zbar-tools",  # check_wifi.py reads the OLED's QR codes as a phone's camera does
 }
 
 
@@ -259,16 +260,20 @@ class VirtualPi:
         ]
         log(f"booting the virtual Pi (QEMU TCG, {GUEST_CPUS} CPUs, {GUEST_MEMORY} MiB; console: {self.console})")
         self._qemu = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=open(self.workdir / "qemu.log", "w"),
-                                      stderr=subprocess.STDOUT)
-        listener.settimeout(30)
+                                      stderr=subprocess.STDOUT, preexec_fn=_die_with_parent)
         try:
-            self._connection, _ = listener.accept()
-        except TimeoutError:
-            raise RigError(f"QEMU did not connect to the agent's socket within 30 s; {self._qemu_state()}") from None
-        finally:
-            listener.close()
-        threading.Thread(target=self._read_agent, daemon=True).start()
-        self.wait_for_boot(None, timeout)
+            listener.settimeout(30)
+            try:
+                self._connection, _ = listener.accept()
+            except TimeoutError:
+                raise RigError(f"QEMU did not connect to the agent's socket within 30 s; {self._qemu_state()}") from None
+            finally:
+                listener.close()
+            threading.Thread(target=self._read_agent, daemon=True).start()
+            self.wait_for_boot(None, timeout)
+        except BaseException:
+            self.kill()  # a boot that failed leaves no QEMU behind
+            raise
         log(f"the virtual Pi answered {time.monotonic() - started:.0f} s after QEMU started")
 
     def wait_for_boot(self, previous_boot: str | None, timeout: float) -> None:
@@ -293,8 +298,18 @@ class VirtualPi:
             self._qemu.wait(timeout)
         except subprocess.TimeoutExpired:
             log(f"the virtual Pi did not power off within {timeout} s: stopping QEMU")
-            self._qemu.terminate()
+            self.kill()
+
+    def kill(self) -> None:
+        """End QEMU at once (SIGTERM, then SIGKILL after 30 s)."""
+        if self._qemu is None or self._qemu.poll() is not None:
+            return
+        self._qemu.terminate()
+        try:
             self._qemu.wait(30)
+        except subprocess.TimeoutExpired:
+            self._qemu.kill()
+            self._qemu.wait()
 
     # -- the command channel ----------------------------------------------------------------
 
@@ -387,6 +402,16 @@ class VirtualPi:
         if self.console.exists():
             tail = "\n".join(self.console.read_text(errors="replace").splitlines()[-25:])
         return f"{state}; the console's last lines ({self.console}):\n{tail}"
+
+
+def _die_with_parent() -> None:
+    """In QEMU's process before it starts: the kernel sends it SIGTERM when the rig's process
+    ends, however it ends (a crash, Ctrl-C, a CI job killed), so no virtual Pi is left running."""
+    import ctypes
+    import signal
+
+    PR_SET_PDEATHSIG = 1
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
 def _quote_single(text: str) -> str:
