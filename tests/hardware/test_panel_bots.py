@@ -29,13 +29,13 @@ def test_the_game_menu_seats_a_bot_that_then_moves(make_panel, table, bots):
     choose(panel, "Strong")
     assert bots.levels() == {0: "strong"} and table.names()[0] == "Bot 1 (Strong)"
     assert panel.text_lines()[0] == "Bots"  # back to the bots, for the next seat
-    bots_moved = [entry for entry in table.action_log() if entry["seat"] == 0]
-    for _ in range(100):
-        if bots_moved:
-            break
-        assert panel.settle()  # the bot's move changes the table, and the panel redraws
-        bots_moved = [entry for entry in table.action_log() if entry["seat"] == 0]
-    assert bots_moved
+    # the bot thinks on a thread of its own: wait on the table's changes, not on the panel
+    deadline = time.monotonic() + 30
+    version = table.version
+    while not any(entry["seat"] == 0 for entry in table.action_log()):
+        assert time.monotonic() < deadline, "the bot never moved"
+        version = table.wait(version, timeout=deadline - time.monotonic())
+    assert panel.settle()  # and the panel redraws after it
 
 
 def test_removing_a_bot_asks_first_and_no_changes_nothing(make_panel, table, bots):
