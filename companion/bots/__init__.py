@@ -32,9 +32,9 @@ LEVELS = {
 }
 """The levels, named in both languages. Their budgets are in the configuration ([bots])."""
 
-STRONG_DEEPER = 8
-"""How many of its best moves ``strong``'s SWAP 5 search (two players) weighs again one
-ply deeper, as its budget allows."""
+SWAP5_DEPTH = {"normal": 3, "strong": 4}
+"""How many plies deep each level reads two-player SWAP 5 at most (:mod:`.swap5_search`):
+two plies for every move, then a ply deeper each time for the best it has time for."""
 
 EASY_SECOND_BEST_PERCENT = 25
 """How often ``easy`` plays its second-best move instead of its best."""
@@ -95,10 +95,9 @@ def choose(
     if searched:
         # Two-player SWAP 5 is read two plies deep instead of searched with playouts
         # (swap5_search.py; docs/bots.md says why). It has no randomness.
-        # With ``iterations``, strong weighs that many of its best moves deeper (at most
-        # STRONG_DEEPER), and normal ignores them: its search always ends.
-        deeper = 0 if level == "normal" else STRONG_DEEPER if iterations is None else min(iterations, STRONG_DEEPER)
-        found = swap5_search.Search(bare_view(view)).run(set(offered), action_key, deadline, clock, deeper, rng)
+        # With ``iterations`` (no deadline), that many of its best moves are read deeper.
+        found = swap5_search.Search(bare_view(view)).run(set(offered), action_key, deadline, clock,
+                                                         SWAP5_DEPTH[level], rng, widest=iterations)
         return offered[action_key(found)]
     # The greedy player's values order the root (progressive bias): a small budget then
     # weighs the moves a sensible player would make first, and the search can only improve

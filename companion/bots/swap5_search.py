@@ -142,6 +142,18 @@ def _gaps_table() -> dict[str, tuple[tuple[str, int], ...]]:
 _FOURS = _gaps_table()
 _FIVE_SLICES = [(swap5._line_slice(cells), cells) for cells in _FIVE_LINES]
 
+_DIAGONALS = [swap5._line_slice(cells) for cells in _FIVE_LINES
+              if len({index // swap5.SIZE for index in cells}) == len({index % swap5.SIZE for index in cells}) == swap5.SIZE]
+"""The two long diagonals. A trump card swaps two rows (or columns) whole, which leaves
+every column's (row's) pieces where they were but for their order: a five it makes is on a
+long diagonal, three of whose cells it leaves in place."""
+
+
+def _may_five_by_card(board: str, colours: str) -> bool:
+    """Whether some trump card could make a five of one of ``colours`` on ``board`` (no
+    five yet): only if a long diagonal holds three of that colour."""
+    return any(board[diagonal].count(colour) >= 3 for diagonal in _DIAGONALS for colour in colours)
+
 
 class Board:
     """The board side's neighbours and what follows from them."""
@@ -255,10 +267,13 @@ class Search:
             found.append(({"type": "trump", "card": card}, after, points(after), tuple(c for c in self.hand if c != card)))
         return found
 
-    def value(self, board: str, scores: tuple[int, int], hand: tuple[str, ...], played_last: bool, depth: int) -> float:
+    def value(self, board: str, scores: tuple[int, int], hand: tuple[str, ...], played_last: bool, depth: int,
+              alpha: float = -math.inf) -> float:
         """The bot's move that left ``board`` (``scores``, its ``hand`` after it;
         ``played_last``: it was the bot's last trump card), worth the mean over the other's
-        possible hands of the worst of its answers (see the module's description)."""
+        possible hands of the worst of its answers (see the module's description), read
+        ``depth`` plies deep. A move worth less than ``alpha`` may be left as soon as that
+        is certain: its value is then some value below ``alpha``."""
         me, other = self.me, self.other
         if max(scores) >= swap5.WINNING_SCORE:
             return self._won(ended(scores, self.trigger))
@@ -268,14 +283,11 @@ class Search:
         if played_last:
             trigger = me
         worst_step = math.inf
-        rules = self.rules
-        for a, b in rules.steps(board, other):
-            after = stepped(board, a, b)
-            answered = step_points(board, after, scores, rules.pairs[a, b])
-            found = self._after_answer(after, answered, hand, trigger, self.held, self.unseen, depth)
+        for after, answered in self._answers(board, scores, other):
+            found = self._after_answer(after, answered, hand, trigger, self.held, self.unseen, depth, worst_step)
             if found < worst_step:
                 worst_step = found
-                if found <= -WIN:
+                if found <= -WIN or found < alpha:
                     return found
         if worst_step == math.inf:  # no swap or move at all (a board no layout leads to)
             worst_step = self.judge(board, scores, hand)
@@ -285,8 +297,10 @@ class Search:
         for card in self.unseen:
             after = trumped(board, card)
             left = self.held - 1
+            # worth no more than the worst step to the bot (the mean takes the lower), so
+            # the bot's reading may stop there
             cards[card] = self._after_answer(after, points(after), hand, other if left == 0 and trigger is None else trigger,
-                                             left, tuple(c for c in self.unseen if c != card), depth)
+                                             left, tuple(c for c in self.unseen if c != card), depth, worst_step)
         total = count = 0
         for dealt in itertools.combinations(self.unseen, self.held):
             total += min(worst_step, min(cards[card] for card in dealt))
@@ -296,9 +310,22 @@ class Search:
     def _won(self, winner: int) -> float:
         return WIN if winner == self.me else -WIN
 
+    def _answers(self, board: str, scores: tuple[int, int], seat: int) -> list[tuple[str, tuple[int, int]]]:
+        """``seat``'s swaps and moves as (board after, scores after), the best for it
+        first (its points lead), so that a reading cut short by a bound leaves the rest."""
+        rules = self.rules
+        found = []
+        for a, b in rules.steps(board, seat):
+            after = stepped(board, a, b)
+            found.append((after, step_points(board, after, scores, rules.pairs[a, b])))
+        found.sort(key=lambda answer: answer[1][1 - seat] - answer[1][seat])
+        return found
+
     def _after_answer(self, board: str, scores: tuple[int, int], hand: tuple[str, ...], trigger: int | None,
-                      held: int, unseen: tuple[str, ...], depth: int) -> float:
-        """The bot to move after the other's answer: the game's end, or the position judged."""
+                      held: int, unseen: tuple[str, ...], depth: int, beta: float = math.inf) -> float:
+        """The bot to move after the other's answer: the game's end, or the position judged
+        (``depth`` 2) or read ``depth`` − 2 plies further (a value of at least ``beta`` may
+        stand for any such value)."""
         if max(scores) >= swap5.WINNING_SCORE:
             return self._won(ended(scores, trigger))
         if trigger == self.me:  # the other's answer was the last turn
@@ -306,7 +333,7 @@ class Search:
         if trigger == self.other:  # the bot has the last turn: its best one
             return self._last_turn(board, scores, hand, trigger)
         if depth >= 3:
-            return self._best_next(board, scores, hand, held, unseen)
+            return self._bot_to_move(board, scores, hand, held, unseen, depth - 2, -math.inf, beta)
         return self.judge(board, scores, hand)
 
     def _last_turn(self, board: str, scores: tuple[int, int], hand: tuple[str, ...], trigger: int) -> float:
@@ -319,24 +346,47 @@ class Search:
                 return WIN
         return -WIN
 
-    def _best_next(self, board, scores, hand, held, unseen) -> float:
-        """Depth 3: the bot's best next move, each judged with the other to move."""
+    # Deeper: alpha-beta over the swaps and moves -------------------------------
+    # Past the other's first answer, both sides' swaps and moves are read (minimax with
+    # alpha-beta cut-offs, fail-soft: a value outside (alpha, beta) is a bound). Trump cards
+    # are left out there: the other's are weighed at its first answer (every hand it may
+    # hold) and in judge_other, the bot's by judge. A five ends the game where it is made.
+
+    def _bot_to_move(self, board, scores, hand, held, unseen, plies: int, alpha: float, beta: float) -> float:
+        """The bot's best swap or move, read ``plies`` plies deep (1: each judged with the
+        other to move, by :meth:`judge_other`)."""
         if self.deadline is not None and self.clock() >= self.deadline:
             raise _OutOfTime
         best = -math.inf
-        rules = self.rules
-        for a, b in rules.steps(board, self.me):
-            after = stepped(board, a, b)
-            found = step_points(board, after, scores, rules.pairs[a, b])
+        for after, found in self._answers(board, scores, self.me):
             if max(found) >= swap5.WINNING_SCORE:
                 value = self._won(ended(found, None))
-            else:
+            elif plies == 1:
                 value = self.judge_other(after, found, hand, held, unseen)
+            else:
+                value = self._other_to_move(after, found, hand, held, unseen, plies - 1, max(alpha, best), beta)
             if value > best:
                 best = value
-                if best >= WIN:
+                if best >= beta:
                     return best
         return best
+
+    def _other_to_move(self, board, scores, hand, held, unseen, plies: int, alpha: float, beta: float) -> float:
+        """The other's answer that is worst for the bot, read ``plies`` plies deep (1: each
+        judged with the bot to move, by :meth:`judge`)."""
+        worst = math.inf
+        for after, found in self._answers(board, scores, self.other):
+            if max(found) >= swap5.WINNING_SCORE:
+                value = self._won(ended(found, None))
+            elif plies == 1:
+                value = self.judge(after, found, hand)
+            else:
+                value = self._bot_to_move(after, found, hand, held, unseen, plies - 1, alpha, min(beta, worst))
+            if value < worst:
+                worst = value
+                if worst <= alpha:
+                    return worst
+        return worst
 
     # Judging a position -----------------------------------------------------
 
@@ -376,7 +426,7 @@ class Search:
             return -WIN
         mine, my_lines = rules.fours(board, me)
         value = scores[me] - scores[other] + FOUR_IN_LINE * (my_lines - their_lines) - self.stalling
-        if held and unseen:
+        if held and unseen and _may_five_by_card(board, _COLOURS[other]):
             winning = sum(points(trumped(board, card))[other] >= swap5.WINNING_SCORE for card in unseen)
             if winning:
                 # the chance that none of its held cards is one of the winning ones
@@ -400,45 +450,49 @@ class Search:
             return 0.0
         return UNDOING
 
-    def run(self, keys: set[str] | None, key, deadline: float | None, clock, deeper: int, rng) -> dict:
+    def run(self, keys: set[str] | None, key, deadline: float | None, clock, depth: int, rng,
+            widest: int | None = None) -> dict:
         """The move to play: every move weighed two plies deep, best first by
         :meth:`first_look`, until ``deadline`` (by ``clock``; at least one is weighed);
-        then, while time is left, the ``deeper`` best again three plies deep. Of the moves
-        within :data:`NEAR` of the best (wider late in the game), one drawn by ``rng``
-        (see the module's description). ``keys``: the actions allowed (by ``key``), None
-        for all."""
+        then, while time is left, read again a ply deeper each time, up to ``depth``
+        plies, the best first (the ``widest`` best, None: all). Of the moves within
+        :data:`NEAR` of the best (wider late in the game), one drawn by ``rng`` (see the
+        module's description). ``keys``: the actions allowed (by ``key``), None for all."""
         self.deadline, self.clock = deadline, clock
+        near = NEAR + LATE_NEAR * self.lateness
         moves = [move for move in self.mine() if keys is None or key(move[0]) in keys]
         moves.sort(key=lambda move: -self.first_look(move))  # stable: the engine's order among equals
-        weighed = []
-        for move in moves:
-            if weighed and deadline is not None and clock() >= deadline:
+        ranked = self._weigh(moves, 2, near)
+        for plies in range(3, depth + 1):
+            if len(ranked) < 2 or deadline is not None and clock() >= deadline:
                 break
-            action, board, scores, hand = move
-            weighed.append((self.value(board, scores, hand, action["type"] == "trump" and not hand, 2)
-                            - self.undoing(action), move))
-        ranked = sorted(weighed, key=lambda found: -found[0])
-        if deeper and len(ranked) > 1:
-            # The deeper look re-ranks the best few it has time for, in their order: every
-            # move it did not reach was worth less two plies deep than those it did.
-            deepened = []
-            for value, move in ranked[:deeper]:
-                if deepened and deadline is not None and clock() >= deadline:
-                    break
-                action, board, scores, hand = move
-                if abs(value) < WIN:  # a won or lost game stays so
-                    try:
-                        value = (self.value(board, scores, hand, action["type"] == "trump" and not hand, 3)
-                                 - self.undoing(action))
-                    except _OutOfTime:  # a move weighed in part is not weighed
-                        break
-                deepened.append((value, move))
+            # Each deeper reading re-ranks the best it has time for, in their order: every
+            # move it did not reach was worth less a ply less deep than those it did.
+            deepened = self._weigh([move for _, move in ranked[:widest]], plies, near)
             if len(deepened) > 1:
-                ranked = sorted(deepened, key=lambda found: -found[0])
+                ranked = deepened
         best = ranked[0][0]
-        near = NEAR + LATE_NEAR * self.lateness
         ties = [move for value, move in ranked if value >= best - near]
         return ties[rng.randbelow(len(ties))][0]
+
+    def _weigh(self, moves: list, plies: int, near: float) -> list[tuple[float, tuple]]:
+        """(value, move) of ``moves`` read ``plies`` deep, best first, as many as the
+        deadline allows (at least one: two plies are read whole; deeper, a move weighed in
+        part is not weighed). A move that cannot come within ``near`` of the best is left as soon as
+        that is certain (its value is then below the best less ``near``)."""
+        weighed, best = [], -math.inf
+        for action, board, scores, hand in moves:
+            if weighed and self.deadline is not None and self.clock() >= self.deadline:
+                break
+            undoing = self.undoing(action)
+            try:
+                value = self.value(board, scores, hand, action["type"] == "trump" and not hand, plies,
+                                   best - near + undoing) - undoing
+            except _OutOfTime:
+                break
+            weighed.append((value, (action, board, scores, hand)))
+            best = max(best, value)
+        return sorted(weighed, key=lambda found: -found[0])
 
 
 def patient(game, view: dict, actions: list[dict]) -> list[dict]:

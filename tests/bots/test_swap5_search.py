@@ -151,3 +151,35 @@ def test_its_games_against_greedy_and_itself_end_within_300_moves(level):
             state = game.apply(state, seat, action)
             moves += 1
         assert moves <= swap5_search.LAST_CALL + 3 < 300
+
+
+def _has_five(board, colour):
+    return any(colour * swap5.SIZE == board[line] for line, _ in swap5._LINE_SLICES)
+
+
+def test_a_trump_card_makes_a_five_only_where_a_long_diagonal_holds_three():
+    """The shortcut judge_other takes before trying every card on a leaf: no board where it
+    says "no" has a card that makes a five. Half the boards are made to have one (a five
+    on a diagonal, a card played on it: the same card makes it again)."""
+    rng = Rng.from_seed(5)
+    cards = sorted(swap5.TRUMP_CARDS)
+    pieces = [colour for colour in swap5.COLOURS for _ in range(swap5.PIECES_PER_COLOUR)] + [swap5.EMPTY] * swap5.EMPTY_CELLS
+    made = 0
+    for number in range(4000):
+        rng.shuffle(pieces)
+        board = "".join(pieces)
+        if number % 2:  # the same colour along one long diagonal, then a card played on it
+            colour, diagonal = rng.choice(swap5.COLOURS), rng.choice(swap5_search._DIAGONALS)
+            cells = list(range(swap5.SIZE * swap5.SIZE))[diagonal]
+            others = [index for index, piece in enumerate(board) if piece == colour and index not in cells]
+            swapped = list(board)
+            for cell, other in zip([cell for cell in cells if board[cell] != colour], others):
+                swapped[cell], swapped[other] = swapped[other], swapped[cell]
+            board = swap5_search.trumped("".join(swapped), rng.choice(cards))
+        if any(_has_five(board, colour) for colour in swap5.COLOURS):
+            continue
+        for colour in swap5.COLOURS:
+            five_by_card = any(_has_five(swap5_search.trumped(board, card), colour) for card in cards)
+            made += five_by_card
+            assert swap5_search._may_five_by_card(board, colour) or not five_by_card, (board, colour)
+    assert made > 500  # the boards made to have one did
