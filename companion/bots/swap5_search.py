@@ -36,14 +36,33 @@ from __future__ import annotations
 
 import itertools
 import math
+import operator
 
 from ..games import swap5
 
 WIN = 100.0
-"""A game won (its negative: lost), far above any points lead (at most 4)."""
+"""A game won (its negative: lost). A game going on is worth less, by how likely a win
+is (:func:`expected`)."""
+
+LEAD_WORTH = 0.8
+"""How much a points lead is worth in wins: a position worth ``x`` points (its lead, its
+threats, its cards) is worth ``WIN · tanh(LEAD_WORTH · x / 2)``, as if a lead of one point
+won 69% of games, two 83% and three 92%. Valued in points alone, a game won 51 times in
+100 was worth more than any lead, and the bot played its last trump card for a coin's
+chance: the other's own card levelled the points, and the tie went against the bot."""
+
+POINT = WIN * LEAD_WORTH / 2
+"""What a point is worth in a level game, in the same units (the slope of :func:`expected`
+at 0): the measure of the small differences below (:data:`NEAR`, :data:`UNDOING`)."""
+
+
+def expected(points_worth: float) -> float:
+    """A position worth ``points_worth`` points, in wins (see :data:`LEAD_WORTH`)."""
+    return WIN * math.tanh(LEAD_WORTH * points_worth / 2)
 
 DOUBLE_THREAT = 0.8 * WIN
-"""Two fives the other can make next that no one move stops: nearly a loss."""
+"""Two fives the other can make next that no one move stops: nearly a loss (within a
+tenth of :data:`WIN`, by the rest of the position)."""
 
 ONE_THREAT = 0.4
 """A five the other can make next: the bot's next move must stop it (a tempo lost)."""
@@ -75,20 +94,22 @@ to :data:`STALLING` at :data:`LAST_CALL`): an opponent that never ends a level g
 it when the bot must play its last card, so the bot had better play it at the moment it
 is likeliest to win, before it must."""
 
-STALLING = 0.5 * WIN
+STALLING = 0.5
+"""The share of the way to a loss that a game going on at :data:`LAST_CALL` has gone
+(a level game then is worth half a loss)."""
 
-NEAR = 0.45
+NEAR = 0.45 * POINT
 """Moves worth this little less than the best are played as often as the best: two
 players who both play the one best move go round in a circle (one makes a threat, the
 other undoes it with a threat of its own, and so on), and the first to vary wins nothing
 by waiting."""
 
-LATE_NEAR = 1.5
+LATE_NEAR = 1.5 * POINT
 """How much wider :data:`NEAR` grows from move :data:`LATE` to :data:`LAST_CALL`: a game
 still going on then is going round in circles and will be lost at the last call, so the
 bot varies its play to reach a position where its last card wins."""
 
-UNDOING = 0.5
+UNDOING = 0.5 * POINT
 """What swapping back the two pieces the other just swapped costs: against a player who
 does the same, that goes round in a circle for ever (a threat made, undone by a threat,
 and so on), and the game is lost when the bot must play its cards; a person would try
@@ -224,6 +245,9 @@ def ended(scores: tuple[int, int], trigger: int | None) -> int:
     return swap5.START_SEAT if trigger is None else 1 - trigger
 
 
+_FIRST = operator.itemgetter(0)
+
+
 class _OutOfTime(Exception):
     """The deadline passed in the middle of weighing a move three plies deep."""
 
@@ -249,7 +273,7 @@ class Search:
         late = (view["version"] - LATE) / (LAST_CALL - LATE)
         self.deadline, self.clock = None, None  # set by run
         self.lateness = min(1.0, max(0.0, late))
-        self.stalling = STALLING * self.lateness  # what a game going on loses (see LATE)
+        self.stalling = STALLING * self.lateness  # the share of a loss a game going on takes (see LATE)
 
     # The two plies ---------------------------------------------------------
 
@@ -313,13 +337,25 @@ class Search:
     def _answers(self, board: str, scores: tuple[int, int], seat: int) -> list[tuple[str, tuple[int, int]]]:
         """``seat``'s swaps and moves as (board after, scores after), the best for it
         first (its points lead), so that a reading cut short by a bound leaves the rest."""
-        rules = self.rules
+        # stepped and step_points, written out: this is most of a deep reading's time
+        pairs, get = self.rules.pairs, _POINTS_OF_TEXT.get
         found = []
-        for a, b in rules.steps(board, seat):
-            after = stepped(board, a, b)
-            found.append((after, step_points(board, after, scores, rules.pairs[a, b])))
-        found.sort(key=lambda answer: answer[1][1 - seat] - answer[1][seat])
-        return found
+        for a, b in self.rules.steps(board, seat):
+            low, high = (a, b) if a < b else (b, a)
+            after = board[:low] + board[high] + board[low + 1:high] + board[low] + board[high + 1:]
+            first, second = scores
+            for line in pairs[a, b]:
+                old, new = get(board[line]), get(after[line])
+                if old is not new:
+                    if old:
+                        first -= old[0]
+                        second -= old[1]
+                    if new:
+                        first += new[0]
+                        second += new[1]
+            found.append(((second - first) if seat == 0 else (first - second), after, (first, second)))
+        found.sort(key=_FIRST)
+        return [(after, found_scores) for _, after, found_scores in found]
 
     def _after_answer(self, board: str, scores: tuple[int, int], hand: tuple[str, ...], trigger: int | None,
                       held: int, unseen: tuple[str, ...], depth: int, beta: float = math.inf) -> float:
@@ -407,15 +443,19 @@ class Search:
                 return WIN
             best_card = max(best_card, after[me] - after[other])
         theirs, their_lines = rules.fours(board, other)
-        value = lead + FOUR_IN_LINE * (my_lines - their_lines) - self.stalling
+        value = lead + FOUR_IN_LINE * (my_lines - their_lines)
         if len(theirs) >= 2:
-            return value - DOUBLE_THREAT
+            return 0.1 * expected(value) - DOUBLE_THREAT
         value -= ONE_THREAT * len(theirs)
         if len(hand) == 1 and best_card >= 2 and not theirs:
-            value = max(value, LAST_CARD_LEAD)
-        elif best_card > lead:
+            return max(self._stalled(expected(value)), LAST_CARD_LEAD)
+        if best_card > lead:
             value += CARD_OPTION * (best_card - lead)
-        return value
+        return self._stalled(expected(value))
+
+    def _stalled(self, worth: float) -> float:
+        """A game going on late is worth less (see :data:`LATE`): part of the way to a loss."""
+        return worth - self.stalling * (worth + WIN)
 
     def judge_other(self, board, scores, hand, held, unseen) -> float:
         """The other to move, the game going on (depth 3's leaves): a five it can make
@@ -425,16 +465,15 @@ class Search:
         if theirs:
             return -WIN
         mine, my_lines = rules.fours(board, me)
-        value = scores[me] - scores[other] + FOUR_IN_LINE * (my_lines - their_lines) - self.stalling
+        value = scores[me] - scores[other] + FOUR_IN_LINE * (my_lines - their_lines) + ONE_THREAT * len(mine)
+        worth = DOUBLE_THREAT + 0.1 * expected(value) if len(mine) >= 2 else self._stalled(expected(value))
         if held and unseen and _may_five_by_card(board, _COLOURS[other]):
             winning = sum(points(trumped(board, card))[other] >= swap5.WINNING_SCORE for card in unseen)
             if winning:
                 # the chance that none of its held cards is one of the winning ones
                 safe = math.comb(len(unseen) - winning, held) / math.comb(len(unseen), held)
-                value = safe * value - (1 - safe) * WIN
-        if len(mine) >= 2:
-            value += DOUBLE_THREAT
-        return value + ONE_THREAT * len(mine)
+                worth = safe * worth - (1 - safe) * WIN
+        return worth
 
 
     def first_look(self, move) -> float:

@@ -183,3 +183,36 @@ def test_a_trump_card_makes_a_five_only_where_a_long_diagonal_holds_three():
             made += five_by_card
             assert swap5_search._may_five_by_card(board, colour) or not five_by_card, (board, colour)
     assert made > 500  # the boards made to have one did
+
+
+class _EveryAnswer(swap5_search.Search):
+    """The same reading without its cut-offs: every swap and move of both sides."""
+
+    def _bot_to_move(self, board, scores, hand, held, unseen, plies, alpha, beta):
+        return max(self._deeper(after, found, hand, held, unseen, plies, self.judge_other, self._other_to_move)
+                   for after, found in self._answers(board, scores, self.me))
+
+    def _other_to_move(self, board, scores, hand, held, unseen, plies, alpha, beta):
+        return min(self._deeper(after, found, hand, held, unseen, plies, self.judge, self._bot_to_move)
+                   for after, found in self._answers(board, scores, self.other))
+
+    def _deeper(self, after, found, hand, held, unseen, plies, judge, read):
+        if max(found) >= swap5.WINNING_SCORE:
+            return self._won(swap5_search.ended(found, None))
+        if plies == 1:
+            return judge(after, found, hand) if judge == self.judge else judge(after, found, hand, held, unseen)
+        return read(after, found, hand, held, unseen, plies - 1, -float("inf"), float("inf"))
+
+
+@pytest.mark.parametrize("depth, count", [(3, 6), (4, 3)])
+def test_its_cut_offs_change_no_value(depth, count):
+    """Alpha-beta leaves out only answers that cannot change a move's value: every move's
+    value read with them equals the value read over every answer."""
+    game, states = positions(count, seed=11)
+    for state in states:
+        view = game.view(state, game.to_act(state)[0])
+        search, plain = swap5_search.Search(view), _EveryAnswer(view)
+        moves = search.mine()[:None if depth == 3 else 4]
+        for action, after, scores, hand in moves:
+            last = action["type"] == "trump" and not hand
+            assert search.value(after, scores, hand, last, depth) == pytest.approx(plain.value(after, scores, hand, last, depth))
