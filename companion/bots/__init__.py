@@ -63,8 +63,8 @@ def choose(
     ``cpu_seconds`` of this process's processor time (the arena's ``--scale``, which a busy
     machine does not shorten); give at most one, none: the level's configured seconds. With ``iterations`` and ``seed`` the choice
     is the same every time (two-player SWAP 5 at ``normal`` and ``strong`` reads the game
-    two plies deep instead of searching with playouts: :mod:`.swap5_search`; there
-    ``iterations`` is how many moves ``strong`` reads a ply deeper). ``level`` is ``easy`` (which sometimes plays its second-best
+    some plies deep instead of searching with playouts: :mod:`.swap5_search`; there
+    ``iterations`` is how many of its best moves it reads deeper than two plies). ``level`` is ``easy`` (which sometimes plays its second-best
     move), ``normal`` or ``strong``. Bad input raises ValueError (NoBot for a game or view
     a bot cannot play) saying what is wrong.
     """

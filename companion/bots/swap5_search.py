@@ -41,28 +41,10 @@ import operator
 from ..games import swap5
 
 WIN = 100.0
-"""A game won (its negative: lost). A game going on is worth less, by how likely a win
-is (:func:`expected`)."""
-
-LEAD_WORTH = 0.8
-"""How much a points lead is worth in wins: a position worth ``x`` points (its lead, its
-threats, its cards) is worth ``WIN · tanh(LEAD_WORTH · x / 2)``, as if a lead of one point
-won 69% of games, two 83% and three 92%. Valued in points alone, a game won 51 times in
-100 was worth more than any lead, and the bot played its last trump card for a coin's
-chance: the other's own card levelled the points, and the tie went against the bot."""
-
-POINT = WIN * LEAD_WORTH / 2
-"""What a point is worth in a level game, in the same units (the slope of :func:`expected`
-at 0): the measure of the small differences below (:data:`NEAR`, :data:`UNDOING`)."""
-
-
-def expected(points_worth: float) -> float:
-    """A position worth ``points_worth`` points, in wins (see :data:`LEAD_WORTH`)."""
-    return WIN * math.tanh(LEAD_WORTH * points_worth / 2)
+"""A game won (its negative: lost), far above any points lead (at most 4)."""
 
 DOUBLE_THREAT = 0.8 * WIN
-"""Two fives the other can make next that no one move stops: nearly a loss (within a
-tenth of :data:`WIN`, by the rest of the position)."""
+"""Two fives the other can make next that no one move stops: nearly a loss."""
 
 ONE_THREAT = 0.4
 """A five the other can make next: the bot's next move must stop it (a tempo lost)."""
@@ -94,22 +76,20 @@ to :data:`STALLING` at :data:`LAST_CALL`): an opponent that never ends a level g
 it when the bot must play its last card, so the bot had better play it at the moment it
 is likeliest to win, before it must."""
 
-STALLING = 0.5
-"""The share of the way to a loss that a game going on at :data:`LAST_CALL` has gone
-(a level game then is worth half a loss)."""
+STALLING = 0.5 * WIN
 
-NEAR = 0.45 * POINT
+NEAR = 0.45
 """Moves worth this little less than the best are played as often as the best: two
 players who both play the one best move go round in a circle (one makes a threat, the
 other undoes it with a threat of its own, and so on), and the first to vary wins nothing
 by waiting."""
 
-LATE_NEAR = 1.5 * POINT
+LATE_NEAR = 1.5
 """How much wider :data:`NEAR` grows from move :data:`LATE` to :data:`LAST_CALL`: a game
 still going on then is going round in circles and will be lost at the last call, so the
 bot varies its play to reach a position where its last card wins."""
 
-UNDOING = 0.5 * POINT
+UNDOING = 0.5
 """What swapping back the two pieces the other just swapped costs: against a player who
 does the same, that goes round in a circle for ever (a threat made, undone by a threat,
 and so on), and the game is lost when the bot must play its cards; a person would try
@@ -273,7 +253,7 @@ class Search:
         late = (view["version"] - LATE) / (LAST_CALL - LATE)
         self.deadline, self.clock = None, None  # set by run
         self.lateness = min(1.0, max(0.0, late))
-        self.stalling = STALLING * self.lateness  # the share of a loss a game going on takes (see LATE)
+        self.stalling = STALLING * self.lateness  # what a game going on loses (see LATE)
 
     # The two plies ---------------------------------------------------------
 
@@ -443,19 +423,15 @@ class Search:
                 return WIN
             best_card = max(best_card, after[me] - after[other])
         theirs, their_lines = rules.fours(board, other)
-        value = lead + FOUR_IN_LINE * (my_lines - their_lines)
+        value = lead + FOUR_IN_LINE * (my_lines - their_lines) - self.stalling
         if len(theirs) >= 2:
-            return 0.1 * expected(value) - DOUBLE_THREAT
+            return value - DOUBLE_THREAT
         value -= ONE_THREAT * len(theirs)
         if len(hand) == 1 and best_card >= 2 and not theirs:
-            return max(self._stalled(expected(value)), LAST_CARD_LEAD)
-        if best_card > lead:
+            value = max(value, LAST_CARD_LEAD)
+        elif best_card > lead:
             value += CARD_OPTION * (best_card - lead)
-        return self._stalled(expected(value))
-
-    def _stalled(self, worth: float) -> float:
-        """A game going on late is worth less (see :data:`LATE`): part of the way to a loss."""
-        return worth - self.stalling * (worth + WIN)
+        return value
 
     def judge_other(self, board, scores, hand, held, unseen) -> float:
         """The other to move, the game going on (depth 3's leaves): a five it can make
@@ -465,15 +441,16 @@ class Search:
         if theirs:
             return -WIN
         mine, my_lines = rules.fours(board, me)
-        value = scores[me] - scores[other] + FOUR_IN_LINE * (my_lines - their_lines) + ONE_THREAT * len(mine)
-        worth = DOUBLE_THREAT + 0.1 * expected(value) if len(mine) >= 2 else self._stalled(expected(value))
+        value = scores[me] - scores[other] + FOUR_IN_LINE * (my_lines - their_lines) - self.stalling
         if held and unseen and _may_five_by_card(board, _COLOURS[other]):
             winning = sum(points(trumped(board, card))[other] >= swap5.WINNING_SCORE for card in unseen)
             if winning:
                 # the chance that none of its held cards is one of the winning ones
                 safe = math.comb(len(unseen) - winning, held) / math.comb(len(unseen), held)
-                worth = safe * worth - (1 - safe) * WIN
-        return worth
+                value = safe * value - (1 - safe) * WIN
+        if len(mine) >= 2:
+            value += DOUBLE_THREAT
+        return value + ONE_THREAT * len(mine)
 
 
     def first_look(self, move) -> float:
