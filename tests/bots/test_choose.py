@@ -166,3 +166,28 @@ def test_easy_searches_without_the_greedy_players_values(monkeypatch):
     assert choose(game, view, iterations=10, seed=1, level="easy") in view["actions"]
     with pytest.raises(AssertionError, match="asked the greedy player"):
         choose(game, view, iterations=10, seed=1, level="normal")
+
+
+def test_easy_plays_its_second_best_move_half_the_time(monkeypatch):
+    """A newcomer should beat easy (issue #25): of two moves its search ranks, it plays the
+    second as often as the first, the others level never."""
+    from companion import bots
+    from companion.bots.ismcts import Edge
+
+    game = games.get("lion-square")
+    state = game.setup(3, 1)
+    seat = game.to_act(state)[0]
+    view = seat_view(game, state, seat)
+    best, second = view["actions"][:2]
+
+    def ranked_search(*args, **kwargs):
+        edges = [Edge(best, seat), Edge(second, seat)]
+        edges[0].visits, edges[1].visits = 10, 5
+        return edges
+
+    monkeypatch.setattr(bots, "search", ranked_search)
+    monkeypatch.setattr(bots, "greedy_values", lambda game, view, actions, rng: [0.0] * len(actions))
+    easy = [choose(game, view, iterations=1, seed=seed, level="easy") for seed in range(400)]
+    assert 160 <= easy.count(second) <= 240 and easy.count(best) + easy.count(second) == 400
+    assert {json.dumps(choose(game, view, iterations=1, seed=seed, level=level))
+            for seed in range(50) for level in ("normal", "strong")} == {json.dumps(best)}
