@@ -15,8 +15,9 @@ seldom scores), so two such bots played on for hundreds of moves and their playo
 ended. So a trump card that leaves its player strictly ahead of everyone is worth a little
 more than any move to the same lead, and one that does not a little less, and the playout
 player always weighs its trump cards besides the random candidates: the leader plays its
-cards out and ends the game while ahead, as a person would. The other games play out and
-expand uniformly at random.
+cards out and ends the game while ahead, as a person would. Meow Oracle and Lion Square
+have playout players of their own below, and their playouts stop at the end of the round
+(see the cut-offs); their trees expand uniformly at random.
 """
 
 from __future__ import annotations
@@ -172,7 +173,20 @@ def meow_round_over(begun: dict, state: dict) -> list[float] | None:
     return [1.0 / leaders if won == most else 0.0 for won in wins]
 
 
-CUTOFFS = {"meow-oracle": meow_round_over}
+def lion_round_over(begun: dict, state: dict) -> list[float] | None:
+    """Lion Square's cut-off: once the round a playout began in is over (and the game
+    goes on), each seat's share of the lead in herds (ties shared), judged by the
+    engine's own damage, which has just been taken. The next round is dealt afresh, so
+    playing it out would add mostly noise, at the cost of a round or two more."""
+    if state["round"] == begun["round"]:
+        return None
+    herds = state["herds"]
+    most = max(herds)
+    leaders = herds.count(most)
+    return [1.0 / leaders if herd == most else 0.0 for herd in herds]
+
+
+CUTOFFS = {"meow-oracle": meow_round_over, "lion-square": lion_round_over}
 VALUES = {"swap5": swap5_values}
 NARROWERS = {"swap5": swap5_patient}
 
