@@ -165,12 +165,7 @@ def meow_round_over(begun: dict, state: dict) -> list[float] | None:
     """Meow Oracle's cut-off: once the round a playout began in is over, each seat's share
     of the lead in wins (ties shared). The next round is dealt afresh, so playing it out
     at random would add only noise, at the cost of a second round."""
-    if state["round"] == begun["round"]:
-        return None
-    wins = state["wins"]
-    most = max(wins)
-    leaders = wins.count(most)
-    return [1.0 / leaders if won == most else 0.0 for won in wins]
+    return None if state["round"] == begun["round"] else _shares_of_lead(state["wins"])
 
 
 def lion_round_over(begun: dict, state: dict) -> list[float] | None:
@@ -178,12 +173,14 @@ def lion_round_over(begun: dict, state: dict) -> list[float] | None:
     goes on), each seat's share of the lead in herds (ties shared), judged by the
     engine's own damage, which has just been taken. The next round is dealt afresh, so
     playing it out would add mostly noise, at the cost of a round or two more."""
-    if state["round"] == begun["round"]:
-        return None
-    herds = state["herds"]
-    most = max(herds)
-    leaders = herds.count(most)
-    return [1.0 / leaders if herd == most else 0.0 for herd in herds]
+    return None if state["round"] == begun["round"] else _shares_of_lead(state["herds"])
+
+
+def _shares_of_lead(standings: list) -> list[float]:
+    """1/k for each of the k seats with the most, 0 for the others."""
+    most = max(standings)
+    leaders = standings.count(most)
+    return [1.0 / leaders if standing == most else 0.0 for standing in standings]
 
 
 CUTOFFS = {"meow-oracle": meow_round_over, "lion-square": lion_round_over}
