@@ -13,7 +13,7 @@ view, edges are keyed by the action. Each iteration
    so that a small budget compares a few good moves by their playouts instead of trying
    every move once; elsewhere a random untried one, at once,
 4. plays the game out with the game's playout policy (:mod:`.policies`), to its end or
-   to the game's cut-off (Meow Oracle: the end of the round being played), and
+   to the game's cut-off (Meow Oracle and Lion Square: the end of the round being played), and
 5. backs up every seat's reward along the path: its share of the win (ties shared, 0 when
    nobody wins, e.g. Lion Square's lions); each edge adds the reward of the seat that took it.
 

@@ -15,8 +15,9 @@ seldom scores), so two such bots played on for hundreds of moves and their playo
 ended. So a trump card that leaves its player strictly ahead of everyone is worth a little
 more than any move to the same lead, and one that does not a little less, and the playout
 player always weighs its trump cards besides the random candidates: the leader plays its
-cards out and ends the game while ahead, as a person would. The other games play out and
-expand uniformly at random.
+cards out and ends the game while ahead, as a person would. Meow Oracle and Lion Square
+have playout players of their own below, and their playouts stop at the end of the round
+(see the cut-offs); their trees expand uniformly at random.
 """
 
 from __future__ import annotations
@@ -164,15 +165,25 @@ def meow_round_over(begun: dict, state: dict) -> list[float] | None:
     """Meow Oracle's cut-off: once the round a playout began in is over, each seat's share
     of the lead in wins (ties shared). The next round is dealt afresh, so playing it out
     at random would add only noise, at the cost of a second round."""
-    if state["round"] == begun["round"]:
-        return None
-    wins = state["wins"]
-    most = max(wins)
-    leaders = wins.count(most)
-    return [1.0 / leaders if won == most else 0.0 for won in wins]
+    return None if state["round"] == begun["round"] else _shares_of_lead(state["wins"])
 
 
-CUTOFFS = {"meow-oracle": meow_round_over}
+def lion_round_over(begun: dict, state: dict) -> list[float] | None:
+    """Lion Square's cut-off: once the round a playout began in is over (and the game
+    goes on), each seat's share of the lead in herds (ties shared), judged by the
+    engine's own damage, which has just been taken. The next round is dealt afresh, so
+    playing it out would add mostly noise, at the cost of a round or two more."""
+    return None if state["round"] == begun["round"] else _shares_of_lead(state["herds"])
+
+
+def _shares_of_lead(standings: list) -> list[float]:
+    """1/k for each of the k seats with the most, 0 for the others."""
+    most = max(standings)
+    leaders = standings.count(most)
+    return [1.0 / leaders if standing == most else 0.0 for standing in standings]
+
+
+CUTOFFS = {"meow-oracle": meow_round_over, "lion-square": lion_round_over}
 VALUES = {"swap5": swap5_values}
 NARROWERS = {"swap5": swap5_patient}
 

@@ -7,7 +7,7 @@ import pytest
 
 from companion import games
 from companion.bots.arena import arena
-from companion.bots.greedy import greedy_action, meow_points
+from companion.bots.greedy import _lion_margin_with, greedy_action, lion_margin_after, meow_points
 from companion.games import meow_oracle
 from companion.games.rng import Rng
 
@@ -31,6 +31,29 @@ def test_greedy_plays_legal_moves_from_its_seats_view_only(game_id, players):
         assert action in view["actions"]
         assert greedy_action(game, json.loads(json.dumps(view)), Rng.from_seed(state["version"])) == action
         state = game.apply(state, seat, action)
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_the_playouts_lion_square_margin_is_the_greedy_players_own(players):
+    """lion_margin_after reads the field without laying out a grid; over every listed move
+    of random games (plays, placements, takes of every line, gazelles) it gives what the
+    greedy player's margin gives."""
+    game = games.get("lion-square")
+    rng = Rng.from_seed(players)
+    compared = 0
+    for seed in range(6):
+        state = game.unlogged(game.setup(players, seed))
+        while not game.is_over(state):
+            seat = game.to_act(state)[0]
+            actions = game.listed_actions(state, seat)
+            if state["step"] != "pass":
+                field, taken = state["field"], [len(cards) for cards in state["taken"]]
+                gazelles = sum(card.startswith("gazelle") for card in state["hands"][seat])
+                for action in actions:
+                    assert lion_margin_after(state, seat, action) == _lion_margin_with(field, taken, seat, gazelles, action)
+                    compared += 1
+            state = game.apply_listed(state, seat, actions[rng.randbelow(len(actions))])
+    assert compared > 1000
 
 
 def test_meow_points_score_face_up_cards_by_the_books_rules():

@@ -5,8 +5,10 @@ import pytest
 
 from companion import games
 from companion.bots import choose
-from companion.bots.ismcts import search, widening
-from companion.bots.policies import SWAP5_PATIENCE, TRUMP_WHILE_AHEAD, meow_fit, meow_round_over, policy, swap5_values
+from companion.bots import policies
+from companion.bots.ismcts import playout, search, widening
+from companion.bots.policies import (SWAP5_PATIENCE, TRUMP_WHILE_AHEAD, lion_round_over, meow_fit, meow_round_over, policy,
+                                     swap5_values)
 from companion.games.rng import Rng
 
 # Seat 0 (red + yellow) has a run of three reds in row 1, one point; seat 1 (green + blue) none.
@@ -106,6 +108,38 @@ def test_meow_oracle_playouts_stop_at_the_end_of_their_round_and_share_the_lead_
     begun = meow.setup(3, 2)
     assert meow_round_over(begun, begun) is None
     assert meow_round_over(begun, dict(begun, round=2, wins=[2, 2, 0])) == [0.5, 0.5, 0.0]
+
+
+def test_lion_square_playouts_stop_at_the_end_of_their_round_and_share_the_lead_in_herds():
+    lion = games.get("lion-square")
+    begun = lion.setup(3, 2)
+    assert lion_round_over(begun, begun) is None
+    assert lion_round_over(begun, dict(begun, round=2, herds=[12, 15, 15])) == [0.0, 0.5, 0.5]
+    assert lion_round_over(begun, dict(begun, round=3, herds=[9, 4, 2])) == [1.0, 0.0, 0.0]
+
+
+def test_a_lion_square_playout_ends_with_its_round_and_is_judged_by_the_damage_taken():
+    """From a round-1 position a playout never plays round 2: it returns the lead in herds
+    right after the engine takes the round's damage."""
+    lion = games.get("lion-square")
+    state = lion.unlogged(lion.setup(3, 7))
+    ended = []
+    real_cutoff = policies.CUTOFFS["lion-square"]
+
+    def watching(begun, now):
+        shares = real_cutoff(begun, now)
+        if shares is not None:
+            ended.append(now)
+        return shares
+
+    policies.CUTOFFS["lion-square"] = watching
+    try:
+        shares = playout(lion, state, Rng.from_seed(3))
+    finally:
+        policies.CUTOFFS["lion-square"] = real_cutoff
+    assert len(ended) == 1 and ended[0]["round"] == 2 and ended[0]["step"] == "pass"
+    herds = ended[0]["herds"]
+    assert shares == lion_round_over(state, ended[0]) and sum(shares) == 1.0 and max(herds) < 20
 
 
 def test_a_meow_oracle_card_fits_where_its_number_and_colour_belong():
