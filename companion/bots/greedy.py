@@ -63,48 +63,19 @@ def _finished(game: Game, state: dict, seat: int) -> float:
 # --------------------------------------------------------------------------- Lion Square
 
 def _lion_losses(field: list, taken: list[int], me: int, my_gazelles: int) -> list[int]:
-    """Each seat's damage were the round to end with ``field`` (``[row, column, card]``
-    entries) and ``taken`` cards taken; only ``me``'s gazelles in hand are known."""
-    grid = [[None if card is None else lion_square._VALUE[card] for card in row]
-            for row in lion_square._south_grid(field)]
-    return [lion_square._loss(grid, side, count, my_gazelles if seat == me else 0)
-            for seat, (side, count) in enumerate(zip(lion_square.SIDES, taken))]
-
-
-def _lion_margin(losses: list[int], me: int) -> float:
-    others = losses[:me] + losses[me + 1:]
-    return sum(others) / len(others) - losses[me]
-
-
-def lion_margin_after(state: dict, seat: int, action: dict) -> float:
-    """:func:`_lion_margin` right after ``seat`` plays, places or takes with ``action`` on a
-    full ``state`` (a playout's: a take is weighed without the placement that follows).
+    """Each seat's damage (the engine's :func:`~companion.games.lion_square.damage`) were
+    the round to end with ``field`` (``[row, column, card]`` entries) and ``taken`` cards
+    taken; only ``me``'s gazelles in hand are known.
 
     The playouts ask this three times a move, so it reads the field directly instead of
     laying it out as a grid: the card nearest to a side on a line is the one furthest
-    towards that side (south: the highest row of its column), wherever the box lies. It
-    gives exactly what :func:`_lion_margin_with` gives (test_greedy checks it)."""
-    field = state["field"]
-    taken = [len(cards) for cards in state["taken"]]
-    gazelles = 0
-    for card in state["hands"][seat]:
-        if card in _LION_GAZELLES:
-            gazelles += 1
-    if action["type"] == "take":
-        line, index = (0, action["row"]) if "row" in action else (1, action["column"])
-        kept = [entry for entry in field if entry[line] != index]
-        taken[seat] += len(field) - len(kept)
-    else:
-        card = action["card"]
-        kept = [*field, (action["cell"][0], action["cell"][1], card)]
-        if card in _LION_GAZELLES:
-            gazelles -= 1
+    towards that side (south: the highest row of its column), wherever the box lies."""
     # Each line's nearest card to each side: (row or column, value), by column or by row.
     south: dict = {}
     north: dict = {}
     west: dict = {}
     east: dict = {}
-    for r, c, card in kept:
+    for r, c, card in field:
         value = _LION_VALUE[card]
         got = south.get(c)
         if got is None or r > got[0]:
@@ -120,14 +91,26 @@ def lion_margin_after(state: dict, seat: int, action: dict) -> float:
             east[r] = (c, value)
     nearest = {"S": south, "W": west, "N": north, "E": east}
     losses = []
-    for other, count in enumerate(taken):
-        loss = sum(value for _, value in nearest[lion_square.SIDES[other]].values()) + (count + 1) // 2
-        losses.append(loss + gazelles if other == seat else loss)
-    return _lion_margin(losses, seat)
+    for seat, count in enumerate(taken):
+        loss = sum(value for _, value in nearest[lion_square.SIDES[seat]].values()) + (count + 1) // 2
+        losses.append(loss + my_gazelles if seat == me else loss)
+    return losses
 
 
 _LION_GAZELLES = frozenset(lion_square.GAZELLES)
 _LION_VALUE = lion_square._VALUE
+
+
+def _lion_margin(losses: list[int], me: int) -> float:
+    others = losses[:me] + losses[me + 1:]
+    return sum(others) / len(others) - losses[me]
+
+
+def lion_margin_after(state: dict, seat: int, action: dict) -> float:
+    """:func:`_lion_margin` right after ``seat`` plays, places or takes with ``action`` on a
+    full ``state`` (a playout's: a take is weighed without the placement that follows)."""
+    gazelles = sum(card in _LION_GAZELLES for card in state["hands"][seat])
+    return _lion_margin_with(state["field"], [len(cards) for cards in state["taken"]], seat, gazelles, action)
 
 
 def _lion_margin_with(field: list, taken: list[int], seat: int, gazelles: int, action: dict) -> float:
@@ -137,7 +120,7 @@ def _lion_margin_with(field: list, taken: list[int], seat: int, gazelles: int, a
         taken = taken[:seat] + [taken[seat] + len(field) - len(kept)] + taken[seat + 1:]
         return _lion_margin(_lion_losses(kept, taken, seat, gazelles), seat)
     played = [*field, [action["cell"][0], action["cell"][1], action["card"]]]
-    return _lion_margin(_lion_losses(played, taken, seat, gazelles - (action["card"] in lion_square.GAZELLES)), seat)
+    return _lion_margin(_lion_losses(played, taken, seat, gazelles - (action["card"] in _LION_GAZELLES)), seat)
 
 
 def _lion_square_values(game: Game, view: dict, actions: list[dict], rng: Rng) -> list[float]:

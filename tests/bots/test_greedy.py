@@ -7,8 +7,8 @@ import pytest
 
 from companion import games
 from companion.bots.arena import arena
-from companion.bots.greedy import _lion_margin_with, greedy_action, lion_margin_after, meow_points
-from companion.games import meow_oracle
+from companion.bots.greedy import greedy_action, lion_margin_after, meow_points
+from companion.games import lion_square, meow_oracle
 from companion.games.rng import Rng
 
 
@@ -33,11 +33,23 @@ def test_greedy_plays_legal_moves_from_its_seats_view_only(game_id, players):
         state = game.apply(state, seat, action)
 
 
+def _public_damage(field, side, taken, gazelles):
+    """The engine's checked damage of a field of ``[row, column, card]`` entries, laid out as
+    its documentation asks: 3 × 3 seen from the south, the box in the top-left corner."""
+    grid = [[None] * 3 for _ in range(3)]
+    if field:
+        top, left = min(r for r, _, _ in field), min(c for _, c, _ in field)
+        for r, c, card in field:
+            kind, number = card.split("-")
+            grid[r - top][c - left] = {"gazelle": True} if kind == "gazelle" else {"color": kind, "n": int(number)}
+    return lion_square.damage(grid, side, taken, gazelles)
+
+
 @pytest.mark.parametrize("players", [3, 4])
-def test_the_playouts_lion_square_margin_is_the_greedy_players_own(players):
-    """lion_margin_after reads the field without laying out a grid; over every listed move
-    of random games (plays, placements, takes of every line, gazelles) it gives what the
-    greedy player's margin gives."""
+def test_the_lion_square_margin_is_the_engines_damage(players):
+    """The margin the greedy player and the playouts weigh (it reads the field without laying
+    out a grid) is the engine's own damage, after every listed move of random games (plays,
+    placements, takes of every line, gazelles): the others' mean less one's own."""
     game = games.get("lion-square")
     rng = Rng.from_seed(players)
     compared = 0
@@ -47,10 +59,21 @@ def test_the_playouts_lion_square_margin_is_the_greedy_players_own(players):
             seat = game.to_act(state)[0]
             actions = game.listed_actions(state, seat)
             if state["step"] != "pass":
-                field, taken = state["field"], [len(cards) for cards in state["taken"]]
-                gazelles = sum(card.startswith("gazelle") for card in state["hands"][seat])
                 for action in actions:
-                    assert lion_margin_after(state, seat, action) == _lion_margin_with(field, taken, seat, gazelles, action)
+                    field, taken = [list(entry) for entry in state["field"]], [len(cards) for cards in state["taken"]]
+                    gazelles = sum(card.startswith("gazelle") for card in state["hands"][seat])
+                    if action["type"] == "take":
+                        line, index = (0, action["row"]) if "row" in action else (1, action["column"])
+                        kept = [entry for entry in field if entry[line] != index]
+                        taken[seat] += len(field) - len(kept)
+                        field = kept
+                    else:
+                        field.append([*action["cell"], action["card"]])
+                        gazelles -= action["card"].startswith("gazelle")
+                    losses = [_public_damage(field, lion_square.SIDES[other], count, gazelles if other == seat else 0)
+                              for other, count in enumerate(taken)]
+                    others = losses[:seat] + losses[seat + 1:]
+                    assert lion_margin_after(state, seat, action) == pytest.approx(sum(others) / len(others) - losses[seat])
                     compared += 1
             state = game.apply_listed(state, seat, actions[rng.randbelow(len(actions))])
     assert compared > 1000
