@@ -84,9 +84,15 @@ async function refresh() {
   await accept(next);
 }
 
-/** Take `next` as the view on screen: keep the selection while the choices stay the same,
- * unless it is the one just sent. */
+/** Take `next` as the view on screen and draw it. */
 async function accept(next) {
+  await take(next);
+  draw();
+}
+
+/** Take `next` as the view (not drawn yet): keep the selection while the choices stay the
+ * same, unless it is the one just sent. */
+async function take(next) {
   if (view && next.version < view.version) return; // a newer view came by the event stream first
   renderer = await rendererFor(next.game);
   const sameChoices = view && picker && picker !== sentPicker && JSON.stringify(view.actions) === JSON.stringify(next.actions);
@@ -104,7 +110,6 @@ async function accept(next) {
   wasWaitedFor = waited;
   if (mode === "play" && view.over) await learnPlay(view.play_id);
   else finishedPlay = null; // taken back past its end: when it ends again, its result is asked anew
-  draw();
 }
 
 let since = null; // {play, public, seq}: the table as it was right after this phone's own last move
@@ -200,6 +205,9 @@ function draw() {
   const ctx = context();
   document.title = `${pick(view.title)} · ${t("app.name")}`;
   root.dataset.version = view.version; // which table version is on screen (tests wait on it)
+  // Busy from the tap that sends a move until its answer is drawn: screen readers wait, and
+  // so do tests (the event stream may draw the new version first, the answer draws it again).
+  root.setAttribute("aria-busy", String(sending));
   const seated = mode === "play" && view.seat !== null;
   const board = el("section", { class: "board", "aria-label": t("board.public") }, renderer.render(ctx));
   const bar = seated ? actionBar(ctx) : null;
@@ -431,11 +439,12 @@ async function send(action) {
   try {
     const next = await api("/api/actions", { method: "POST", body: { action, version: view.version } });
     say("");
-    sending = false;
     // The answer is the new view, but the event stream may have brought it (or a newer one)
     // first, and the player may already have chosen on it: that choice stays, now confirmable.
-    if (view && next.version < view.version) draw();
-    else await accept(next);
+    await take(next);
+    // Still sending until here, so that a view the stream draws meanwhile stays busy.
+    sending = false;
+    draw();
   } catch (error) {
     sending = false;
     say(error.message, "error");
