@@ -33,7 +33,7 @@ from typing import Callable, Iterable
 
 from . import games
 from .games import Game, IllegalAction
-from .games.base import LOG_SHOWN, seat_ref
+from .games.base import LARGEST_SEED, LOG_SHOWN, seat_ref
 from .store import GameRecord, StorageError, Store
 
 log = logging.getLogger(__name__)
@@ -289,7 +289,7 @@ class Table:
         game = games.get(game_id)
         seed_chosen = seed is not None
         if seed is None:
-            seed = secrets.randbelow(2**63)  # 63 bits: no search through the seeds finds the deal
+            seed = secrets.randbelow(LARGEST_SEED + 1)  # 63 bits: no search through the seeds finds the deal
         try:
             state = game.setup(players, seed, options)
         except ValueError as error:  # the engine says what is wrong with the players, seed or options

@@ -98,7 +98,7 @@ def _lion_losses(field: list, taken: list[int], me: int, my_gazelles: int) -> li
 
 
 _LION_GAZELLES = frozenset(lion_square.GAZELLES)
-_LION_VALUE = lion_square._VALUE
+_LION_VALUE = lion_square.CARD_VALUE
 
 
 def _lion_margin(losses: list[int], me: int) -> float:

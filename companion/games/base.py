@@ -29,6 +29,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import reprlib
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -39,6 +40,9 @@ LOG_KEEP = 40
 
 LOG_SHOWN = 15
 """How many of them a view shows."""
+
+LARGEST_SEED = 2**63 - 1
+"""Seeds are 63 bits: the table draws them so, and a chosen one is at most this."""
 
 _BASE_KEYS = ("game", "players", "seed", "options", "version", "rng", "log", "result")
 
@@ -202,9 +206,10 @@ class Game:
             allowed_ja = "・".join(map(str, counts))
             raise SetupError(f"{self.title['en']} is for {allowed} players, not {players}",
                              f"{self.title['ja']}は{allowed_ja}人で遊ぶゲームです（{players}人では遊べません）")
-        if not _is_int(seed) or not 0 <= seed < 2**63:
-            raise SetupError(f"the seed must be a whole number from 0 to 2**63 - 1, not {seed!r}",
-                             f"シードは 0 から 2**63 - 1 までの整数にしてください（{seed!r} は使えません）")
+        if not _is_int(seed) or not 0 <= seed <= LARGEST_SEED:
+            shown = reprlib.repr(seed)  # a typed seed may be thousands of characters long
+            raise SetupError(f"the seed must be a whole number from 0 to {LARGEST_SEED}, not {shown}",
+                             f"シードは 0 から {LARGEST_SEED} までの整数にしてください（{shown} は使えません）")
         chosen = self.check_options(options)
         rng = Rng.from_seed(seed)
         state = {

@@ -60,7 +60,7 @@ GAZELLES = tuple(f"gazelle-{k}" for k in range(1, GAZELLE_COUNT + 1))
 
 _COLOR = {card: card.split("-")[0] for card in CARNIVORES} | {card: None for card in GAZELLES}
 """Card id -> its colour (species); None for a gazelle, which has no colour."""
-_VALUE = {card: int(card.split("-")[1]) for card in CARNIVORES} | {card: 0 for card in GAZELLES}
+CARD_VALUE = {card: int(card.split("-")[1]) for card in CARNIVORES} | {card: 0 for card in GAZELLES}
 """Card id -> the number it adds to the damage when nearest to a side (a gazelle: 0)."""
 _ORDER = {card: i for i, card in enumerate(CARNIVORES + GAZELLES)}
 """Hands are kept in this order, so a hand's order says nothing about where a card came from."""
@@ -192,7 +192,7 @@ def _card_names(card: str) -> tuple[str, str]:
     if color is None:
         return "Gazelle", "ガゼル"
     en, ja = _NAMES[color]
-    return f"{en} {_VALUE[card]}", f"{ja}の{_VALUE[card]}"
+    return f"{en} {CARD_VALUE[card]}", f"{ja}の{CARD_VALUE[card]}"
 
 
 _CARD_NAMES = {card: _card_names(card) for card in _COLOR}
@@ -280,7 +280,7 @@ class LionSquare(Game):
         """Take the damage, then finish the game or deal the next round."""
         players = state["players"]
         grid = _south_grid(state["field"])
-        values = [[None if card is None else _VALUE[card] for card in row] for row in grid]
+        values = [[None if card is None else CARD_VALUE[card] for card in row] for row in grid]
         number = state["round"]
         logged = self.keeps_log(state)
         private = {}
