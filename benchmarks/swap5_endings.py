@@ -1,0 +1,72 @@
+"""How two-player SWAP 5 games of a bot level against the greedy player end.
+
+    python benchmarks/swap5_endings.py [--level normal] [--games 48] [--seed 3000] [--scale 0.1]
+
+The games are the arena's (``companion arena swap5 --seats LEVEL greedy``: game ``n`` is
+dealt from ``seed + n``, the bot sits at seat ``n % 2``, each level gets ``scale`` times
+its configured seconds of processor time), and for each one this prints who won, after
+how many moves, the scores, and the moves where each side played a trump card. Then a
+summary: the bot's wins among the games that ended before the bots' last call (move 240,
+``swap5_search.LAST_CALL``) and among those that reached it, and the points it trailed by
+at the end of those. docs/bots.md ("Where the games are lost") reads it.
+"""
+
+import argparse
+import json
+
+from companion import games
+from companion.bots import budget, choose
+from companion.bots.arena import wilson
+from companion.bots.greedy import greedy_action
+from companion.bots.swap5_search import LAST_CALL
+from companion.games.rng import Rng
+
+
+def play(level: str, number: int, seed: int, cpu_seconds: float, rng: Rng) -> dict:
+    """Game ``number`` of the run: its result, length, scores and trump cards."""
+    game = games.get("swap5")
+    bot = number % 2
+    state = game.setup(2, seed + number)
+    moves, cards = 0, {"bot": [], "greedy": []}
+    while not game.is_over(state):
+        seat = game.to_act(state)[0]
+        view = game.view(state, seat) | {"actions": game.legal_actions(state, seat)}
+        if seat == bot:
+            action = choose(game, view, seed=rng.next64() >> 1, level=level, cpu_seconds=cpu_seconds)
+        else:
+            action = greedy_action(game, view, rng)
+        state = game.apply(state, seat, action)
+        moves += 1
+        if action["type"] == "trump":
+            cards["bot" if seat == bot else "greedy"].append(moves)
+    result = game.result(state)
+    return {"seed": seed + number, "bot_won": bot in result["winners"], "moves": moves,
+            "bot": result["scores"][str(bot)], "greedy": result["scores"][str(1 - bot)],
+            "ending": result["ending"], "trump_cards_at": cards}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--level", default="normal", choices=("easy", "normal", "strong"))
+    parser.add_argument("--games", type=int, default=48)
+    parser.add_argument("--seed", type=int, default=3000)
+    parser.add_argument("--scale", type=float, default=0.1, help="share of the level's seconds, in processor time")
+    args = parser.parse_args()
+    rng = Rng.from_seed(args.seed)  # the arena's: one stream for the whole run
+    cpu_seconds = args.scale * budget(args.level)
+    played = []
+    for number in range(args.games):
+        played.append(play(args.level, number, args.seed, cpu_seconds, rng))
+        print(json.dumps(played[-1]), flush=True)
+    short = [game for game in played if game["moves"] < LAST_CALL]
+    long = [game for game in played if game["moves"] >= LAST_CALL]
+    wins = sum(game["bot_won"] for game in played)
+    low, high = wilson(wins, len(played))
+    print(f"{args.level} against greedy, {len(played)} games: {wins} won ({100 * low:.0f} – {100 * high:.0f}%)")
+    print(f"  ended before move {LAST_CALL}: {len(short)}, the bot won {sum(game['bot_won'] for game in short)}")
+    print(f"  reached it: {len(long)}, the bot won {sum(game['bot_won'] for game in long)}; "
+          f"its lead at their end: {sorted(game['bot'] - game['greedy'] for game in long)}")
+
+
+if __name__ == "__main__":
+    main()
