@@ -176,6 +176,17 @@ def test_a_new_game_with_a_bad_bot_request_does_not_start(bots_api, table, bots,
     assert table.public() == before and bots_api.bots.levels() == {}
 
 
+@pytest.mark.parametrize("seed", ["12a", 2**63, -1])
+def test_a_new_game_with_bots_and_a_bad_seed_claims_nothing_and_seats_no_bot(bots_api, table, seed):
+    """The engine refuses the seed after the bots were checked: nothing of either is kept, and
+    nobody becomes host of the table that had none."""
+    answer = bots_api.post("/api/game", {"game": "meow-oracle", "players": 3, "seed": seed,
+                                         "bots": [{"seat": 1, "level": "easy"}]})
+    assert answer.status_code == 400 and "the seed must be a whole number from 0 to 9223372036854775807" in answer.json["error"]
+    assert "シード" in answer.json["error_ja"], answer.json
+    assert table.game_id is None and not table.has_host and bots_api.bots.levels() == {}
+
+
 def test_a_new_game_does_not_put_a_bot_on_a_seat_a_person_keeps(bots_api, table):
     host = start(bots_api, "swap5", 2)
     bots_api.post("/api/seats/1/join", {"name": "Aki"})
