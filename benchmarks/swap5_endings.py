@@ -2,9 +2,10 @@
 
     python benchmarks/swap5_endings.py [--level normal] [--games 48] [--seed 3000] [--scale 0.1]
 
-The games are the arena's (``companion arena swap5 --seats LEVEL greedy``: game ``n`` is
-dealt from ``seed + n``, the bot sits at seat ``n % 2``, each level gets ``scale`` times
-its configured seconds of processor time), and for each one this prints who won, after
+The games are the arena's own (``companion.bots.arena.played_games``, as ``companion arena
+swap5 --seats LEVEL greedy --scale S`` plays them: game ``n`` is dealt from ``seed + n``,
+the bot sits at seat ``n % 2``, each level gets ``scale`` times its configured seconds of
+processor time), and for each one this prints who won, after
 how many moves, the scores, and the moves where each side played a trump card. Then a
 summary: the bot's wins among the games that ended before the bots' last call (move 240,
 ``swap5_search.LAST_CALL``) and among those that reached it, and the points it trailed by
@@ -15,32 +16,19 @@ import argparse
 import json
 
 from companion import games
-from companion.bots import budget, choose
-from companion.bots.arena import wilson
-from companion.bots.greedy import greedy_action
+from companion.bots.arena import GREEDY, played_games, wilson
 from companion.bots.swap5_search import LAST_CALL
-from companion.games.rng import Rng
 
 
-def play(level: str, number: int, seed: int, cpu_seconds: float, rng: Rng) -> dict:
-    """Game ``number`` of the run: its result, length, scores and trump cards."""
-    game = games.get("swap5")
-    bot = number % 2
-    state = game.setup(2, seed + number)
-    moves, cards = 0, {"bot": [], "greedy": []}
-    while not game.is_over(state):
-        seat = game.to_act(state)[0]
-        view = game.view(state, seat) | {"actions": game.legal_actions(state, seat)}
-        if seat == bot:
-            action = choose(game, view, seed=rng.next64() >> 1, level=level, cpu_seconds=cpu_seconds)
-        else:
-            action = greedy_action(game, view, rng)
-        state = game.apply(state, seat, action)
-        moves += 1
+def ending(played, level: str, seed: int) -> dict:
+    """A game of the run: its result, length, scores and the moves where trump cards went."""
+    bot = played.entries.index(level)
+    result = games.get("swap5").result(played.state)
+    cards = {"bot": [], "greedy": []}
+    for move, (seat, action) in enumerate(played.moves, start=1):
         if action["type"] == "trump":
-            cards["bot" if seat == bot else "greedy"].append(moves)
-    result = game.result(state)
-    return {"seed": seed + number, "bot_won": bot in result["winners"], "moves": moves,
+            cards["bot" if seat == bot else "greedy"].append(move)
+    return {"seed": seed + played.number, "bot_won": bot in result["winners"], "moves": len(played.moves),
             "bot": result["scores"][str(bot)], "greedy": result["scores"][str(1 - bot)],
             "ending": result["ending"], "trump_cards_at": cards}
 
@@ -52,11 +40,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=3000)
     parser.add_argument("--scale", type=float, default=0.1, help="share of the level's seconds, in processor time")
     args = parser.parse_args()
-    rng = Rng.from_seed(args.seed)  # the arena's: one stream for the whole run
-    cpu_seconds = args.scale * budget(args.level)
     played = []
-    for number in range(args.games):
-        played.append(play(args.level, number, args.seed, cpu_seconds, rng))
+    for game in played_games(games.get("swap5"), [args.level, GREEDY], args.games, args.seed, scale=args.scale):
+        played.append(ending(game, args.level, args.seed))
         print(json.dumps(played[-1]), flush=True)
     short = [game for game in played if game["moves"] < LAST_CALL]
     long = [game for game in played if game["moves"] >= LAST_CALL]

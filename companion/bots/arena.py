@@ -15,6 +15,7 @@ import math
 import statistics
 import time
 from dataclasses import dataclass, field
+from typing import Iterator
 
 from ..config import BotsConfig
 from ..games import Game
@@ -90,7 +91,18 @@ def budgets(
     return found
 
 
-def arena(
+@dataclass
+class Played:
+    """One game of an arena run, as :func:`played_games` yields it."""
+
+    number: int  # the game's place in the run: dealt from ``seed + number``
+    entries: list[str]  # per seat, the entry sitting there
+    state: dict  # the finished game
+    moves: list[tuple[int, dict]]  # (seat, action), in the order played
+    slowest: dict[int, float]  # per bot seat: its longest decision in processor seconds
+
+
+def played_games(
     game: Game,
     seats: list[str],
     games: int,
@@ -100,8 +112,9 @@ def arena(
     iterations: int | None = None,
     scale: float | None = None,
     config: BotsConfig | None = None,
-) -> ArenaResult:
-    """Play ``games`` games of ``game`` between the entries of ``seats``."""
+) -> Iterator[Played]:
+    """The games of an arena run (see :func:`arena`), one by one as each ends: the run's
+    checks are made before the first is played."""
     if not supported(game.id):
         raise ValueError(f"{game.title['en']} has no bots (an arena needs one of the full games)")
     for entry in seats:
@@ -120,21 +133,20 @@ def arena(
         raise ValueError(f"--seconds must be a positive number, not {seconds!r}")
     if iterations is not None and iterations < 1:
         raise ValueError(f"--iterations must be 1 or more, not {iterations!r}")
-    per_level = budgets(seats, seconds, iterations, config or BotsConfig(), scale)
+    return _play(game, seats, games, seed, budgets(seats, seconds, iterations, config or BotsConfig(), scale))
+
+
+def _play(game: Game, seats: list[str], games: int, seed: int, per_level: dict) -> Iterator[Played]:
     players = len(seats)
     rng = Rng.from_seed(seed)
-    wins = [0.0] * players
-    lions = 0
-    moves = []
-    slowest = [None if entry in PLAYERS else 0.0 for entry in seats]
     for number in range(games):
-        entry_at = {(index + number) % players: entry for index, entry in enumerate(seats)}
+        entries = [seats[(seat - number) % players] for seat in range(players)]
         state = game.setup(players, seed + number)
-        moves.append(0)
+        moves, slowest = [], {}
         while not game.is_over(state):
             seat = game.to_act(state)[0]
             actions = game.legal_actions(state, seat)
-            entry = entry_at[seat]
+            entry = entries[seat]
             if entry == RANDOM:
                 action = rng.choice(actions)
             elif entry == GREEDY:
@@ -143,15 +155,40 @@ def arena(
                 started = time.process_time()
                 action = choose(game, _seat_view(game, state, seat, actions), seed=rng.next64() >> 1, level=entry,
                                 **per_level[entry])
-                index = (seat - number) % players
-                slowest[index] = max(slowest[index], time.process_time() - started)
+                slowest[seat] = max(slowest.get(seat, 0.0), time.process_time() - started)
             state = game.apply(state, seat, action)
-            moves[-1] += 1
-        winners = game.result(state)["winners"]
+            moves.append((seat, action))
+        yield Played(number, entries, state, moves, slowest)
+
+
+def arena(
+    game: Game,
+    seats: list[str],
+    games: int,
+    seed: int,
+    *,
+    seconds: float | None = None,
+    iterations: int | None = None,
+    scale: float | None = None,
+    config: BotsConfig | None = None,
+) -> ArenaResult:
+    """Play ``games`` games of ``game`` between the entries of ``seats``."""
+    players = len(seats)
+    wins = [0.0] * players
+    lions = 0
+    moves = []
+    slowest = [None if entry in PLAYERS else 0.0 for entry in seats]
+    for played in played_games(game, seats, games, seed, seconds=seconds, iterations=iterations, scale=scale,
+                               config=config):
+        moves.append(len(played.moves))
+        for seat, seconds_taken in played.slowest.items():
+            index = (seat - played.number) % players
+            slowest[index] = max(slowest[index], seconds_taken)
+        winners = game.result(played.state)["winners"]
         if not winners:
             lions += 1
         for seat in winners:
-            wins[(seat - number) % players] += 1 / len(winners)
+            wins[(seat - played.number) % players] += 1 / len(winners)
     return ArenaResult(game.id, list(seats), games, wins, lions, moves, slowest)
 
 

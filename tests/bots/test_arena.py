@@ -5,7 +5,7 @@ import json
 import pytest
 
 from companion import games
-from companion.bots.arena import arena, budgets
+from companion.bots.arena import arena, budgets, played_games
 from companion.cli import main
 from companion.config import BotsConfig
 
@@ -18,6 +18,22 @@ def test_the_arena_rotates_seats_and_counts_every_game():
     assert len(result.moves) == 6 and all(moves > 0 for moves in result.moves)
     assert f"longest {max(result.moves)}" in result.report()
     assert arena(games.get("swap5"), ["random", "random"], 6, seed=1) == result
+
+
+def test_the_arenas_games_one_by_one_are_its_deals_seats_and_moves():
+    """played_games, which arena() counts: game n is dealt from seed + n, the entries turn
+    one seat a game, and its moves played again on that deal give the finished game."""
+    game = games.get("meow-oracle")
+    run = list(played_games(game, ["easy", "random", "greedy"], 3, seed=4, iterations=2))
+    assert [played.entries for played in run] == [["easy", "random", "greedy"], ["greedy", "easy", "random"],
+                                                  ["random", "greedy", "easy"]]
+    for played in run:
+        state = game.setup(3, 4 + played.number)
+        for seat, action in played.moves:
+            state = game.apply(state, seat, action)
+        assert state == played.state and game.is_over(state)
+        assert list(played.slowest) == [played.entries.index("easy")]
+    assert arena(game, ["easy", "random", "greedy"], 3, seed=4, iterations=2).moves == [len(p.moves) for p in run]
 
 
 def test_normal_beats_random_at_swap5():
