@@ -255,10 +255,13 @@ class Search:
             found.append(({"type": "trump", "card": card}, after, points(after), tuple(c for c in self.hand if c != card)))
         return found
 
-    def value(self, board: str, scores: tuple[int, int], hand: tuple[str, ...], played_last: bool, depth: int) -> float:
+    def value(self, board: str, scores: tuple[int, int], hand: tuple[str, ...], played_last: bool, depth: int,
+              floor: float = -math.inf) -> float:
         """The bot's move that left ``board`` (``scores``, its ``hand`` after it;
         ``played_last``: it was the bot's last trump card), worth the mean over the other's
-        possible hands of the worst of its answers (see the module's description)."""
+        possible hands of the worst of its answers (see the module's description). A move
+        worth less than ``floor`` may be given any value below ``floor``: once one answer
+        leaves the bot that little, the rest need not be read."""
         me, other = self.me, self.other
         if max(scores) >= swap5.WINNING_SCORE:
             return self._won(ended(scores, self.trigger))
@@ -267,15 +270,20 @@ class Search:
             return self._won(ended(scores, trigger))
         if played_last:
             trigger = me
-        worst_step = math.inf
         rules = self.rules
+        answers = []
         for a, b in rules.steps(board, other):
             after = stepped(board, a, b)
-            answered = step_points(board, after, scores, rules.pairs[a, b])
-            found = self._after_answer(after, answered, hand, trigger, self.held, self.unseen, depth)
+            answers.append((after, step_points(board, after, scores, rules.pairs[a, b])))
+        # Their likeliest answers first (the ones that leave them furthest ahead), so that
+        # the worst is found early and the rest are cut short by it.
+        answers.sort(key=lambda answer: answer[1][me] - answer[1][other])
+        worst_step = math.inf
+        for after, answered in answers:
+            found = self._after_answer(after, answered, hand, trigger, self.held, self.unseen, depth, worst_step)
             if found < worst_step:
                 worst_step = found
-                if found <= -WIN:
+                if found <= -WIN or found < floor:
                     return found
         if worst_step == math.inf:  # no swap or move at all (a board no layout leads to)
             worst_step = self.judge(board, scores, hand)
@@ -286,7 +294,7 @@ class Search:
             after = trumped(board, card)
             left = self.held - 1
             cards[card] = self._after_answer(after, points(after), hand, other if left == 0 and trigger is None else trigger,
-                                             left, tuple(c for c in self.unseen if c != card), depth)
+                                             left, tuple(c for c in self.unseen if c != card), depth, worst_step)
         total = count = 0
         for dealt in itertools.combinations(self.unseen, self.held):
             total += min(worst_step, min(cards[card] for card in dealt))
@@ -297,8 +305,9 @@ class Search:
         return WIN if winner == self.me else -WIN
 
     def _after_answer(self, board: str, scores: tuple[int, int], hand: tuple[str, ...], trigger: int | None,
-                      held: int, unseen: tuple[str, ...], depth: int) -> float:
-        """The bot to move after the other's answer: the game's end, or the position judged."""
+                      held: int, unseen: tuple[str, ...], depth: int, cap: float) -> float:
+        """The bot to move after the other's answer: the game's end, or the position judged
+        (at depth 3, a value of ``cap`` or more may stand for any value above it)."""
         if max(scores) >= swap5.WINNING_SCORE:
             return self._won(ended(scores, trigger))
         if trigger == self.me:  # the other's answer was the last turn
@@ -306,7 +315,7 @@ class Search:
         if trigger == self.other:  # the bot has the last turn: its best one
             return self._last_turn(board, scores, hand, trigger)
         if depth >= 3:
-            return self._best_next(board, scores, hand, held, unseen)
+            return self._best_next(board, scores, hand, held, unseen, cap)
         return self.judge(board, scores, hand)
 
     def _last_turn(self, board: str, scores: tuple[int, int], hand: tuple[str, ...], trigger: int) -> float:
@@ -319,22 +328,29 @@ class Search:
                 return WIN
         return -WIN
 
-    def _best_next(self, board, scores, hand, held, unseen) -> float:
-        """Depth 3: the bot's best next move, each judged with the other to move."""
+    def _best_next(self, board, scores, hand, held, unseen, cap: float) -> float:
+        """Depth 3: the bot's best next move, each judged with the other to move; once one
+        is worth ``cap`` or more, the rest are not read (the answer that led here is not
+        the other's worst for the bot)."""
         if self.deadline is not None and self.clock() >= self.deadline:
             raise _OutOfTime
-        best = -math.inf
-        rules = self.rules
-        for a, b in rules.steps(board, self.me):
+        me, rules = self.me, self.rules
+        if rules.fours(board, me)[0]:  # a five in one move
+            return WIN
+        nexts = []
+        for a, b in rules.steps(board, me):
             after = stepped(board, a, b)
-            found = step_points(board, after, scores, rules.pairs[a, b])
+            nexts.append((after, step_points(board, after, scores, rules.pairs[a, b])))
+        nexts.sort(key=lambda step: step[1][self.other] - step[1][me])  # the best-scoring first
+        best = -math.inf
+        for after, found in nexts:
             if max(found) >= swap5.WINNING_SCORE:
                 value = self._won(ended(found, None))
             else:
                 value = self.judge_other(after, found, hand, held, unseen)
             if value > best:
                 best = value
-                if best >= WIN:
+                if best >= WIN or best >= cap:
                     return best
         return best
 
@@ -410,33 +426,39 @@ class Search:
         self.deadline, self.clock = deadline, clock
         moves = [move for move in self.mine() if keys is None or key(move[0]) in keys]
         moves.sort(key=lambda move: -self.first_look(move))  # stable: the engine's order among equals
-        weighed = []
+        near = NEAR + LATE_NEAR * self.lateness
+        # A move worth less than the best so far by more than ``near`` is not played:
+        # ``floor`` lets the search stop reading it as soon as that is sure.
+        weighed, floor = [], -math.inf
         for move in moves:
             if weighed and deadline is not None and clock() >= deadline:
                 break
             action, board, scores, hand = move
-            weighed.append((self.value(board, scores, hand, action["type"] == "trump" and not hand, 2)
-                            - self.undoing(action), move))
+            cost = self.undoing(action)
+            value = self.value(board, scores, hand, action["type"] == "trump" and not hand, 2, floor + cost) - cost
+            weighed.append((value, move))
+            floor = max(floor, value - near)
         ranked = sorted(weighed, key=lambda found: -found[0])
         if deeper and len(ranked) > 1:
             # The deeper look re-ranks the best few it has time for, in their order: every
             # move it did not reach was worth less two plies deep than those it did.
-            deepened = []
+            deepened, floor = [], -math.inf
             for value, move in ranked[:deeper]:
                 if deepened and deadline is not None and clock() >= deadline:
                     break
                 action, board, scores, hand = move
                 if abs(value) < WIN:  # a won or lost game stays so
+                    cost = self.undoing(action)
                     try:
-                        value = (self.value(board, scores, hand, action["type"] == "trump" and not hand, 3)
-                                 - self.undoing(action))
+                        value = self.value(board, scores, hand, action["type"] == "trump" and not hand, 3,
+                                           floor + cost) - cost
                     except _OutOfTime:  # a move weighed in part is not weighed
                         break
                 deepened.append((value, move))
+                floor = max(floor, value - near)
             if len(deepened) > 1:
                 ranked = sorted(deepened, key=lambda found: -found[0])
         best = ranked[0][0]
-        near = NEAR + LATE_NEAR * self.lateness
         ties = [move for value, move in ranked if value >= best - near]
         return ties[rng.randbelow(len(ties))][0]
 

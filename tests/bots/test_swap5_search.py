@@ -4,6 +4,7 @@ the seat's view, and it ends its games."""
 
 import itertools
 import json
+import math
 
 import pytest
 
@@ -114,6 +115,32 @@ def test_its_last_trump_card_is_worth_what_the_others_answers_leave():
         assert found == pytest.approx(sum(outcomes) / len(outcomes))
         checked += 1
     assert checked == 12
+
+
+@pytest.mark.parametrize("depth", [2, 3])
+def test_what_it_leaves_unread_changes_no_move_it_may_play(depth, monkeypatch):
+    """The search stops reading a move once it is sure to be worth less than ``floor`` (an
+    answer of the other's leaves the bot that little), and stops reading the bot's next
+    moves once one is worth the other's worst answer so far (``cap``). Neither changes a
+    value it gives at or above ``floor``: every move's value is the one read in full."""
+    game, states = positions(8, seed=5)
+    in_full = swap5_search.Search._best_next
+    for state in states:
+        seat = game.to_act(state)[0]
+        search = swap5_search.Search(game.view(state, seat))
+        for action, board, scores, hand in search.mine():
+            played_last = action["type"] == "trump" and not hand
+            with monkeypatch.context() as unpruned:
+                unpruned.setattr(swap5_search.Search, "_best_next",
+                                 lambda self, *args: in_full(self, *args[:-1], math.inf))
+                whole = search.value(board, scores, hand, played_last, depth)
+            assert search.value(board, scores, hand, played_last, depth) == pytest.approx(whole)
+            for floor in (whole - 1, whole, whole + 0.01, whole + 1):
+                cut = search.value(board, scores, hand, played_last, depth, floor)
+                if whole >= floor:
+                    assert cut == pytest.approx(whole)
+                else:
+                    assert cut < floor
 
 
 def test_it_sees_only_the_view_and_one_seed_gives_one_move():
