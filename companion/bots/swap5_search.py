@@ -97,20 +97,19 @@ something else when there is something nearly as good."""
 _PLAYERS = 2
 _COLOURS = swap5.OWNED_COLOURS[_PLAYERS]
 _OWNER = {colour: seat for seat, owned in enumerate(_COLOURS) for colour in owned}
-_LINE_CELLS = [cells for _, cells in swap5._LINE_SLICES]
+_LINE_CELLS = [cells for _, cells in swap5.LINE_SLICES]
 _FIVE_LINES = [cells for cells in _LINE_CELLS if len(cells) == swap5.SIZE]
 
 
 def _line_points(text: str) -> tuple[int, int]:
     points = [0, 0]
-    for colour, start, end in swap5._LINE_RUNS.get(text, ()):
+    for colour, start, end in swap5.LINE_RUNS.get(text, ()):
         points[_OWNER[colour]] += swap5.RUN_POINTS[end - start]
     return points[0], points[1]
 
 
-_POINTS_OF_TEXT = {text: _line_points(text) for text in swap5._LINE_RUNS}
-_SLICES = [line for line, _ in swap5._LINE_SLICES]
-_THROUGH = [[line for line, cells in swap5._LINE_SLICES if index in cells] for index in range(swap5.SIZE * swap5.SIZE)]
+_POINTS_OF_TEXT = {text: _line_points(text) for text in swap5.LINE_RUNS}
+_SLICES = [line for line, _ in swap5.LINE_SLICES]
 _TRUMPS = swap5.TRUMP_CARDS
 
 
@@ -140,7 +139,7 @@ def _gaps_table() -> dict[str, tuple[tuple[str, int], ...]]:
 
 
 _FOURS = _gaps_table()
-_FIVE_SLICES = [(swap5._line_slice(cells), cells) for cells in _FIVE_LINES]
+_FIVE_SLICES = [(swap5.line_slice(cells), cells) for cells in _FIVE_LINES]
 
 
 class Board:
@@ -148,11 +147,9 @@ class Board:
 
     def __init__(self, side: str):
         self.neighbours = swap5.NEIGHBOURS[side]
-        self.pairs = {}
-        for index, others in enumerate(self.neighbours):
-            for other in others:
-                lines = _THROUGH[index] + [line for line in _THROUGH[other] if line not in _THROUGH[index]]
-                self.pairs[index, other] = lines
+        cells, through = swap5.CELLS, swap5.LINES_THROUGH_STEP
+        self.pairs = {(index, other): through[cells[index], cells[other]]
+                      for index, others in enumerate(self.neighbours) for other in others}
 
     def steps(self, board: str, seat: int) -> list[tuple[int, int]]:
         """The swaps and moves of ``seat``: (its piece's cell, the neighbouring cell)."""

@@ -157,7 +157,7 @@ LINES = _lines()
 _RUN = re.compile("([%s])\\1{%d,}" % (COLOURS, SHORTEST_SCORING_RUN - 1))
 
 
-def _line_slice(line: tuple[int, ...]) -> slice:
+def line_slice(line: tuple[int, ...]) -> slice:
     """A line's cells as a slice of the board string (every line is evenly spaced)."""
     step = line[1] - line[0]
     if any(later - earlier != step for earlier, later in zip(line, line[1:])):
@@ -182,15 +182,18 @@ def _line_runs() -> dict[str, tuple[tuple[str, int, int], ...]]:
     return table
 
 
-_LINE_RUNS = _line_runs()
-_LINE_SLICES = tuple((_line_slice(line), line) for line in LINES)
+LINE_RUNS = _line_runs()
+"""The scoring runs of every text a line can hold, as ``(colour, start, end)`` inside the
+text (texts without one are not listed). Public: the two-player bot's search
+(``companion.bots.swap5_search``) scores its boards with the engine's own tables."""
+LINE_SLICES = tuple((line_slice(line), line) for line in LINES)
 """Every line as (its slice of the board string, its cells)."""
 
 
 def _lines_through_steps() -> dict[tuple[str, str], tuple[slice, ...]]:
     """For each step a swap or move can take (from, to), on either side of the board, the
     lines through either cell as slices: the only lines whose runs the step can change."""
-    through = [[line for line, cells in _LINE_SLICES if index in cells] for index in range(SIZE * SIZE)]
+    through = [[line for line, cells in LINE_SLICES if index in cells] for index in range(SIZE * SIZE)]
     steps = {}
     for index, neighbours in enumerate(NEIGHBOURS["back"]):  # the back's steps include the front's
         for other in neighbours:
@@ -199,12 +202,13 @@ def _lines_through_steps() -> dict[tuple[str, str], tuple[slice, ...]]:
     return steps
 
 
-_LINES_THROUGH_STEP = _lines_through_steps()
+LINES_THROUGH_STEP = _lines_through_steps()
+"""For each step (from cell, to cell), the slices of the lines whose runs it can change."""
 
 
 def _same_runs(before: str, after: str, lines: tuple[slice, ...]) -> bool:
     """Whether ``before`` and ``after`` have the same runs on ``lines``."""
-    runs_of = _LINE_RUNS.get
+    runs_of = LINE_RUNS.get
     for line in lines:
         if runs_of(before[line]) != runs_of(after[line]):
             return False
@@ -246,8 +250,8 @@ def _runs(board: str) -> tuple[tuple[str, tuple[int, ...]], ...]:
     of the next such move, and by every view of it."""
     return tuple(
         (colour, cells[start:end])
-        for line, cells in _LINE_SLICES
-        for colour, start, end in _LINE_RUNS.get(board[line], ())
+        for line, cells in LINE_SLICES
+        for colour, start, end in LINE_RUNS.get(board[line], ())
     )
 
 
@@ -663,7 +667,7 @@ class Swap5(Game):
         # The usual move makes or breaks no run. A swap or move changes two cells, so only
         # the lines through them need reading to see that (a trump card changes them all).
         if action["type"] != "trump":
-            if _same_runs(before, after, _LINES_THROUGH_STEP[action["from"], action["to"]]):
+            if _same_runs(before, after, LINES_THROUGH_STEP[action["from"], action["to"]]):
                 return {"seat": seat, **action, "changes": changes}
         runs_before, runs_after = _runs(before), _runs(after)
         if runs_before == runs_after:  # a trump card that left every run as it was
