@@ -24,6 +24,10 @@ little engine against the real one. The moves are weighed best first by a one-mo
 (:meth:`Search.first_look`), so a search cut short by its deadline has weighed the likely
 best. Strong's larger budget lets it look one ply further for its best few moves: after
 the other's answer, the bot's own best next move (:meth:`Search.value` with ``depth`` 3).
+Reading stops where it cannot change the move (alpha-beta): a move once one answer leaves
+it out of the running (``floor``), the bot's next moves once one is as good as the other's
+worst answer found so far (``cap``); answers and next moves are read likeliest first, so
+that these limits come early.
 
 Two players who both always play the one best move go round in a circle (a threat made,
 undone by a threat, and so on), and the bot, which must end its games, loses the level
