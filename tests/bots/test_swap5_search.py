@@ -1,6 +1,6 @@
 """The two-player SWAP 5 search (companion/bots/swap5_search.py): its little engine on board
 strings agrees with the real one, it reads the endings the book describes, it sees only
-the seat's view, and it ends its games."""
+the seat's view, it ends its games, and what it leaves unread changes no move it may play."""
 
 import itertools
 import json
