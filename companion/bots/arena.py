@@ -101,6 +101,10 @@ class Played:
     moves: list[tuple[int, dict]]  # (seat, action), in the order played
     slowest: dict[int, float]  # per bot seat: its longest decision in processor seconds
 
+    def place(self, seat: int) -> int:
+        """The place in the run's ``seats`` of the entry at ``seat`` (they turn a seat a game)."""
+        return (seat - self.number) % len(self.entries)
+
 
 def played_games(
     game: Game,
@@ -182,13 +186,12 @@ def arena(
                                config=config):
         moves.append(len(played.moves))
         for seat, seconds_taken in played.slowest.items():
-            index = (seat - played.number) % players
-            slowest[index] = max(slowest[index], seconds_taken)
+            slowest[played.place(seat)] = max(slowest[played.place(seat)], seconds_taken)
         winners = game.result(played.state)["winners"]
         if not winners:
             lions += 1
         for seat in winners:
-            wins[(seat - played.number) % players] += 1 / len(winners)
+            wins[played.place(seat)] += 1 / len(winners)
     return ArenaResult(game.id, list(seats), games, wins, lions, moves, slowest)
 
 

@@ -417,6 +417,13 @@ class Search:
             return 0.0
         return UNDOING
 
+    def _weigh(self, move, depth: int, floor: float) -> float:
+        """One of the bot's moves (as :meth:`mine` lists it) read ``depth`` plies deep, less
+        what undoing the other's last swap costs; below ``floor``, any value below it."""
+        action, board, scores, hand = move
+        cost = self.undoing(action)
+        return self.value(board, scores, hand, action["type"] == "trump" and not hand, depth, floor + cost) - cost
+
     def run(self, keys: set[str] | None, key, deadline: float | None, clock, deeper: int, rng) -> dict:
         """The move to play: every move weighed two plies deep, best first by
         :meth:`first_look`, until ``deadline`` (by ``clock``; at least one is weighed);
@@ -434,9 +441,7 @@ class Search:
         for move in moves:
             if weighed and deadline is not None and clock() >= deadline:
                 break
-            action, board, scores, hand = move
-            cost = self.undoing(action)
-            value = self.value(board, scores, hand, action["type"] == "trump" and not hand, 2, floor + cost) - cost
+            value = self._weigh(move, 2, floor)
             weighed.append((value, move))
             floor = max(floor, value - near)
         ranked = sorted(weighed, key=lambda found: -found[0])
@@ -447,12 +452,9 @@ class Search:
             for value, move in ranked[:deeper]:
                 if deepened and deadline is not None and clock() >= deadline:
                     break
-                action, board, scores, hand = move
                 if abs(value) < WIN:  # a won or lost game stays so
-                    cost = self.undoing(action)
                     try:
-                        value = self.value(board, scores, hand, action["type"] == "trump" and not hand, 3,
-                                           floor + cost) - cost
+                        value = self._weigh(move, 3, floor)
                     except _OutOfTime:  # a move weighed in part is not weighed
                         break
                 deepened.append((value, move))
