@@ -77,8 +77,12 @@ def test_a_malformed_request_is_answered_400_with_one_short_line(server, caplog,
     caplog.set_level(logging.INFO)
     received = answer(server, MALFORMED[name])
     assert received.split(b"\r\n", 1)[0] in (b"HTTP/1.0 400 Bad Request", b"HTTP/1.1 400 BAD REQUEST"), received[:200]
+    # waitress warns "Task queue depth is 1" when a request arrives before a worker thread is
+    # back to waiting, as can happen just after the server starts: a line about load, not about
+    # this request, so it is not counted.
+    about_the_request = [record for record in caplog.records if record.name != "waitress.queue"]
     assert not any(record.exc_info for record in caplog.records), caplog.text
-    assert len(caplog.records) <= 1 and all(len(record.getMessage()) <= 250 for record in caplog.records), caplog.text
+    assert len(about_the_request) <= 1 and all(len(record.getMessage()) <= 250 for record in about_the_request), caplog.text
 
 
 def test_refusals_are_logged_once_per_period_with_the_count_left_out(server, caplog, monkeypatch):
