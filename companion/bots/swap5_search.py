@@ -10,7 +10,10 @@ leave me?". So does this search:
 2. the other player's every answer is played after it: its swaps and moves, and each
    trump card it may hold (it holds ``k`` of the cards the bot has not seen played or in
    its own hand, dealt alike): the move's value is the mean, over every hand it may hold,
-   of the worst its answers leave for the bot (it answers as well as it can);
+   of the worst its answers leave for the bot (it answers as well as it can), but for one
+   thing it cannot know: the bot's trump cards. Its last card, where no swap or move of the
+   bot's would catch it, looks like a win to it; where one of the bot's cards does catch
+   it, that is a trap it is taken to walk into half the time (:meth:`Search._last_cards`);
 3. where the game is not over, the position is judged from the rules
    (:meth:`Search.judge`): the points lead, a five the bot can make at once (with a swap
    or one of its trump cards: it is the bot's turn), two or more fives the other could
@@ -91,6 +94,12 @@ LATE_NEAR = 1.5
 """How much wider :data:`NEAR` grows from move :data:`LATE` to :data:`LAST_CALL`: a game
 still going on then is going round in circles and will be lost at the last call, so the
 bot varies its play to reach a position where its last card wins."""
+
+LURED = 0.5
+"""How likely the other is taken to play its last trump card when none of the bot's swaps
+and moves would then catch it, though one of the bot's own trump cards would: it cannot
+see the bot's cards, so to it the card looks like a win (a person ahead would end the game
+there about as often as not; a player who weighs only what it can see always would)."""
 
 UNDOING = 0.5
 """What swapping back the two pieces the other just swapped costs: against a player who
@@ -272,6 +281,9 @@ class Search:
         if played_last:
             trigger = me
         rules = self.rules
+        last_cards = self._last_cards(board, hand) if self.held == 1 and trigger is None else None
+        # The share of the other's hands in which it may walk into a trap (see _last_cards).
+        lure = LURED * sum(trap for _, trap in last_cards) / len(last_cards) if last_cards else 0.0
         answers = []
         for a, b in rules.steps(board, other):
             after = stepped(board, a, b)
@@ -284,12 +296,17 @@ class Search:
             found = self._after_answer(after, answered, hand, trigger, self.held, self.unseen, depth, worst_step)
             if found < worst_step:
                 worst_step = found
-                if found <= -WIN or found < floor:
-                    return found
+                # The most the move may now be worth: ``found`` in every hand but the traps.
+                most = found + lure * (WIN - found)
+                if most < floor or most <= -WIN:
+                    return most
         if worst_step == math.inf:  # no swap or move at all (a board no layout leads to)
             worst_step = self.judge(board, scores, hand)
         if not self.held:
             return worst_step
+        if last_cards:
+            return sum(LURED * WIN + (1 - LURED) * worst_step if trap else min(worst_step, value)
+                       for value, trap in last_cards) / len(last_cards)
         cards = {}
         for card in self.unseen:
             after = trumped(board, card)
@@ -319,15 +336,39 @@ class Search:
             return self._best_next(board, scores, hand, held, unseen, cap)
         return self.judge(board, scores, hand)
 
+    def _last_cards(self, board: str, hand: tuple[str, ...]) -> list[tuple[float, bool]]:
+        """The other holding one trump card, played as its last (the game ends, and the bot
+        has the last turn, read exactly): for each card it may hold, the bot's value (a win
+        or a loss) and whether the card is a trap. A trap is a card after which no swap or
+        move of the bot's would catch the other, so that to the other, who cannot see the
+        bot's cards, it looks like a win, but one of the bot's trump cards catches it: the
+        other may well play it (:data:`LURED`), where reading as if it saw the bot's hand
+        says it never would."""
+        found = []
+        for card in self.unseen:
+            after = trumped(board, card)
+            scores = points(after)
+            if max(scores) >= swap5.WINNING_SCORE:
+                found.append((self._won(ended(scores, self.other)), False))
+            else:
+                won_by = self._last_turn_won_by(after, scores, hand, self.other)
+                found.append((WIN if won_by else -WIN, won_by == "card"))
+        return found
+
     def _last_turn(self, board: str, scores: tuple[int, int], hand: tuple[str, ...], trigger: int) -> float:
+        return WIN if self._last_turn_won_by(board, scores, hand, trigger) else -WIN
+
+    def _last_turn_won_by(self, board: str, scores: tuple[int, int], hand: tuple[str, ...], trigger: int) -> str | None:
+        """The bot's last turn: "step" when one of its swaps or moves wins, else "card"
+        when one of its trump cards does, else None."""
         me = self.me
         for a, b in self.rules.steps(board, me):
             if ended(step_points(board, stepped(board, a, b), scores, self.rules.pairs[a, b]), trigger) == me:
-                return WIN
+                return "step"
         for card in hand:
             if ended(points(trumped(board, card)), trigger) == me:
-                return WIN
-        return -WIN
+                return "card"
+        return None
 
     def _best_next(self, board, scores, hand, held, unseen, cap: float) -> float:
         """Depth 3: the bot's best next move, each judged with the other to move; once one

@@ -117,6 +117,76 @@ def test_its_last_trump_card_is_worth_what_the_others_answers_leave():
     assert checked == 12
 
 
+def last_card_positions(count, traps, seed=11):
+    """States of random games where the seat to move holds a trump card, the other holds
+    one (its last), and no last card has been played: the first ``count``, then as many of
+    those after them as it takes to have ``traps`` moves leaving a trap (see the test below)."""
+    game, states = positions(800, seed=seed)
+    found, trapped = [], 0
+    for state in states:
+        seat = game.to_act(state)[0]
+        if state["final_lap"] is not None or not state["hands"][str(seat)] or len(state["hands"][str(1 - seat)]) != 1:
+            continue
+        if len(found) >= count:
+            search = swap5_search.Search(game.view(state, seat))
+            leaving = sum(trap for _, board, _, hand in search.mine() for _, trap in search._last_cards(board, hand))
+            if not leaving:
+                continue
+            trapped += leaving
+        found.append(state)
+        if len(found) >= count and trapped >= traps:
+            return game, found
+    raise AssertionError("too few traps in the random positions")
+
+
+def test_the_other_may_walk_into_a_trap_its_last_card_looks_like_a_win():
+    """The other holding its last trump card: played, it ends the game after the bot's last
+    turn. Where none of the bot's swaps and moves would catch it but one of the bot's trump
+    cards does (the real engine plays it all out), the other, which cannot see the bot's
+    cards, sees a win: a trap. Each hand of the other's that is a trap counts LURED of a win;
+    a move that leaves no trap is worth the same whatever LURED is."""
+    game, states = last_card_positions(6, traps=20)
+    traps_seen = 0
+    for state in states:
+        seat = game.to_act(state)[0]
+        other = 1 - seat
+        search = swap5_search.Search(game.view(state, seat))
+        unseen = sorted(state["hands"][str(other)] + state["out"])
+        assert list(search.unseen) == unseen
+        for action, board, scores, hand in search.mine():
+            if action["type"] == "trump" and not hand:
+                continue  # the bot's own last card: the other has the last turn
+            played = game.apply(state, seat, action)
+            expected = []
+            for card in unseen:
+                dealt = dict(played, hands={str(seat): played["hands"][str(seat)], str(other): [card]},
+                             out=[c for c in unseen if c != card])
+                ended = game.apply(dealt, other, {"type": "trump", "card": card})
+                if game.is_over(ended):
+                    expected.append((swap5_search.WIN if game.result(ended)["winners"] == [seat] else -swap5_search.WIN, False))
+                    continue
+                won = {kind: any(game.result(game.apply(ended, seat, last))["winners"] == [seat]
+                                 for last in game.legal_actions(ended, seat) if (last["type"] == "trump") == (kind == "card"))
+                       for kind in ("step", "card")}
+                expected.append((swap5_search.WIN if won["step"] or won["card"] else -swap5_search.WIN,
+                                 won["card"] and not won["step"]))
+            assert search._last_cards(board, hand) == expected
+            traps = sum(trap for _, trap in expected)
+            traps_seen += traps
+            worth = {}
+            for lured in (0.0, 0.5, 1.0):
+                with pytest.MonkeyPatch.context() as patch:
+                    patch.setattr(swap5_search, "LURED", lured)
+                    worth[lured] = search.value(board, scores, hand, False, 2)
+            if not traps:
+                assert worth[0.0] == worth[0.5] == worth[1.0]
+            else:
+                # LURED of a win, in place of the worst of the other's other answers
+                assert worth[1.0] - worth[0.0] == pytest.approx(2 * (worth[0.5] - worth[0.0]))
+                assert worth[0.5] > worth[0.0] or worth[0.0] == swap5_search.WIN
+    assert traps_seen
+
+
 @pytest.mark.parametrize("depth", [2, 3])
 def test_what_it_leaves_unread_changes_no_move_it_may_play(depth, monkeypatch):
     """The search stops reading a move once it is sure to be worth less than ``floor`` (an
@@ -124,6 +194,7 @@ def test_what_it_leaves_unread_changes_no_move_it_may_play(depth, monkeypatch):
     moves once one is worth the other's worst answer so far (``cap``). Neither changes a
     value it gives at or above ``floor``: every move's value is the one read in full."""
     game, states = positions(8, seed=5)
+    states += last_card_positions(0, traps=10)[1]  # the other may walk into a trap (see the test above)
     in_full = swap5_search.Search._best_next
     for state in states:
         seat = game.to_act(state)[0]
