@@ -187,6 +187,21 @@ def test_the_other_may_walk_into_a_trap_its_last_card_looks_like_a_win():
     assert traps_seen
 
 
+def test_it_keeps_its_trump_cards_rather_than_spend_one_for_a_point(monkeypatch):
+    """A card kept is worth CARD_KEPT: holding both its cards, it plays one in few of the
+    positions where it would if a card kept were worth nothing (a point a card gives is
+    seldom kept for long)."""
+    game, states = positions(120, seed=13)
+    both = [(state, seat_view(game, state, game.to_act(state)[0])) for state in states
+            if len(state["hands"][str(game.to_act(state)[0])]) == 2]
+    def spent(views):
+        return sum(choose(game, view, iterations=1, seed=1, level="normal")["type"] == "trump" for _, view in views)
+    kept = spent(both)
+    monkeypatch.setattr(swap5_search, "CARD_KEPT", 0.0)
+    unkept = spent(both)
+    assert len(both) >= 50 and unkept >= 10 and 4 * kept <= unkept
+
+
 @pytest.mark.parametrize("depth", [2, 3])
 def test_what_it_leaves_unread_changes_no_move_it_may_play(depth, monkeypatch):
     """The search stops reading a move once it is sure to be worth less than ``floor`` (an
