@@ -232,14 +232,21 @@ def _swap5_values(game: Game, view: dict, actions: list[dict], rng: Rng) -> list
         other = game.to_act(after)[0]
         # The replies everybody can see: the other's trump cards are secret (and only sampled here).
         replies = [reply for reply in game.listed_actions(after, other) if reply["type"] != "trump"]
-        best_for_them, mine = -math.inf, math.inf
-        for reply in replies:
-            answered = game.apply_listed(after, other, reply)
-            theirs = _swap5_margin(game, answered, other)
-            if theirs > best_for_them or theirs == best_for_them and _swap5_margin(game, answered, me) < mine:
-                best_for_them, mine = theirs, _swap5_margin(game, answered, me)
-        worth.append(mine if replies else _swap5_margin(game, after, me))
+        worth.append(swap5_margin_after_reply(game, after, me, replies))
     return worth
+
+
+def swap5_margin_after_reply(game: Game, after: dict, me: int, replies: list[dict]) -> float:
+    """``me``'s SWAP 5 margin after the one of the next player's ``replies`` that leaves that
+    player's own margin highest (of equals, the worst for ``me``); with no reply, as it is."""
+    other = game.to_act(after)[0]
+    best_for_them, mine = -math.inf, math.inf
+    for reply in replies:
+        answered = game.apply_listed(after, other, reply)
+        theirs = _swap5_margin(game, answered, other)
+        if theirs > best_for_them or theirs == best_for_them and _swap5_margin(game, answered, me) < mine:
+            best_for_them, mine = theirs, _swap5_margin(game, answered, me)
+    return mine if replies else _swap5_margin(game, after, me)
 
 
 _VALUES = {
