@@ -184,7 +184,7 @@ def test_the_other_may_walk_into_a_trap_its_last_card_looks_like_a_win():
                 # LURED of a win, in place of the worst of the other's other answers
                 assert worth[1.0] - worth[0.0] == pytest.approx(2 * (worth[0.5] - worth[0.0]))
                 assert worth[0.5] > worth[0.0] or worth[0.0] == swap5_search.WIN
-    assert traps_seen
+    assert traps_seen >= 20
 
 
 def test_it_keeps_its_trump_cards_rather_than_spend_one_for_a_point(monkeypatch):
@@ -194,6 +194,7 @@ def test_it_keeps_its_trump_cards_rather_than_spend_one_for_a_point(monkeypatch)
     game, states = positions(120, seed=13)
     both = [(state, seat_view(game, state, game.to_act(state)[0])) for state in states
             if len(state["hands"][str(game.to_act(state)[0])]) == 2]
+
     def spent(views):
         return sum(choose(game, view, iterations=1, seed=1, level="normal")["type"] == "trump" for _, view in views)
     kept = spent(both)
