@@ -316,12 +316,13 @@ class Search:
         if last_cards:
             return sum(LURED * WIN + (1 - LURED) * worst_step if trap else min(worst_step, value)
                        for value, trap in last_cards) / len(last_cards)
+        # The other's cards before its last, or after the bot's last card (its last card
+        # with the game going on was read above, in last_cards).
         cards = {}
         for card in self.unseen:
             after = trumped(board, card)
-            left = self.held - 1
-            cards[card] = self._after_answer(after, points(after), hand, other if left == 0 and trigger is None else trigger,
-                                             left, tuple(c for c in self.unseen if c != card), depth, worst_step)
+            cards[card] = self._after_answer(after, points(after), hand, trigger, self.held - 1,
+                                             tuple(c for c in self.unseen if c != card), depth, worst_step)
         total = count = 0
         for dealt in itertools.combinations(self.unseen, self.held):
             total += min(worst_step, min(cards[card] for card in dealt))
@@ -339,8 +340,6 @@ class Search:
             return self._won(ended(scores, trigger))
         if trigger == self.me:  # the other's answer was the last turn
             return self._won(ended(scores, trigger))
-        if trigger == self.other:  # the bot has the last turn: its best one
-            return self._last_turn(board, scores, hand, trigger)
         if depth >= 3:
             return self._best_next(board, scores, hand, held, unseen, cap)
         return self.judge(board, scores, hand)
@@ -363,9 +362,6 @@ class Search:
                 won_by = self._last_turn_won_by(after, scores, hand, self.other)
                 found.append((WIN if won_by else -WIN, won_by == "card"))
         return found
-
-    def _last_turn(self, board: str, scores: tuple[int, int], hand: tuple[str, ...], trigger: int) -> float:
-        return WIN if self._last_turn_won_by(board, scores, hand, trigger) else -WIN
 
     def _last_turn_won_by(self, board: str, scores: tuple[int, int], hand: tuple[str, ...], trigger: int) -> str | None:
         """The bot's last turn: "step" when one of its swaps or moves wins, else "card"
