@@ -186,7 +186,8 @@ def arena(
                                config=config):
         moves.append(len(played.moves))
         for seat, seconds_taken in played.slowest.items():
-            slowest[played.place(seat)] = max(slowest[played.place(seat)], seconds_taken)
+            place = played.place(seat)
+            slowest[place] = max(slowest[place], seconds_taken)
         winners = game.result(played.state)["winners"]
         if not winners:
             lions += 1
