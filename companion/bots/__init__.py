@@ -59,6 +59,7 @@ def choose(
     cpu_seconds: float | None = None,
     seed: int | None = None,
     level: str = "normal",
+    notes: dict | None = None,
 ) -> dict:
     """The action the bot plays from ``view``: one of ``view["actions"]``.
 
@@ -68,8 +69,13 @@ def choose(
     is the same every time (two-player SWAP 5 at ``normal`` and ``strong`` reads the game
     two plies deep instead of searching with playouts: :mod:`.swap5_search`; there
     ``iterations`` is how many moves ``strong`` reads a ply deeper). ``level`` is ``easy`` (which sometimes plays its second-best
-    move), ``normal`` or ``strong``. Bad input raises ValueError (NoBot for a game or view
-    a bot cannot play) saying what is wrong.
+    move), ``normal`` or ``strong``. ``notes`` is what the bot remembers of the play
+    between its decisions, as a person at the table remembers how the others play: the
+    caller keeps one dict per play and seat (empty at first) and hands it to every
+    decision of that seat; None, and the bot notices only what this view shows. Two-player
+    SWAP 5 notes the last trump cards the other passed over (:meth:`.swap5_search.Search.notice`).
+    Bad input raises ValueError (NoBot for a game or view a bot cannot play) saying what is
+    wrong.
     """
     if level not in LEVELS:
         raise ValueError(f"unknown bot level {level!r} (levels: {', '.join(LEVELS)})")
@@ -82,6 +88,8 @@ def choose(
         raise ValueError(f"iterations must be a whole number of 1 or more, not {iterations!r}")
     if seed is not None and type(seed) is not int:
         raise ValueError(f"the seed must be a whole number, not {seed!r}")
+    if notes is not None and type(notes) is not dict:
+        raise ValueError(f"the notes must be a dict kept by the caller, not {notes!r}")
     offered_all = _checked_actions(game, view)
     searched = game.id == "swap5" and view["players"] == 2 and level != "easy"
     actions = (swap5_search.patient if searched else narrowed)(game, bare_view(view), offered_all)
@@ -101,7 +109,7 @@ def choose(
         # With ``iterations``, strong weighs that many of its best moves deeper (at most
         # STRONG_DEEPER), and normal ignores them: its search always ends.
         deeper = 0 if level == "normal" else STRONG_DEEPER if iterations is None else min(iterations, STRONG_DEEPER)
-        found = swap5_search.Search(bare_view(view)).run(set(offered), action_key, deadline, clock, deeper, rng)
+        found = swap5_search.Search(bare_view(view), notes).run(set(offered), action_key, deadline, clock, deeper, rng)
         return offered[action_key(found)]
     # The greedy player's values order the root (progressive bias): a small budget then
     # weighs the moves a sensible player would make first, and the search can only improve

@@ -147,6 +147,7 @@ def _play(game: Game, seats: list[str], games: int, seed: int, per_level: dict) 
         entries = [seats[(seat - number) % players] for seat in range(players)]
         state = game.setup(players, seed + number)
         moves, slowest = [], {}
+        notes = {seat: {} for seat in range(players)}  # what each bot remembers of this game
         while not game.is_over(state):
             seat = game.to_act(state)[0]
             actions = game.legal_actions(state, seat)
@@ -158,7 +159,7 @@ def _play(game: Game, seats: list[str], games: int, seed: int, per_level: dict) 
             else:
                 started = time.process_time()
                 action = choose(game, _seat_view(game, state, seat, actions), seed=rng.next64() >> 1, level=entry,
-                                **per_level[entry])
+                                notes=notes[seat], **per_level[entry])
                 slowest[seat] = max(slowest.get(seat, 0.0), time.process_time() - started)
             state = game.apply(state, seat, action)
             moves.append((seat, action))

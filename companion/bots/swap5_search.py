@@ -13,7 +13,8 @@ leave me?". So does this search:
    of the worst its answers leave for the bot (it answers as well as it can), but for one
    thing it cannot know: the bot's trump cards. Its last card, where no swap or move of the
    bot's would catch it, looks like a win to it; where one of the bot's cards does catch
-   it, that is a trap it is taken to walk into half the time (:meth:`Search._last_cards`);
+   it, that is a trap it is taken to walk into half the time (:meth:`Search._last_cards`),
+   unless it has been seen to pass over that card before (:meth:`Search.notice`);
 3. where the game is not over, the position is judged from the rules
    (:meth:`Search.judge`): the points lead, a five the bot can make at once (with a swap
    or one of its trump cards: it is the bot's turn), two or more fives the other could
@@ -108,7 +109,8 @@ and moves would then catch it, though one of the bot's own trump cards would: it
 see the bot's cards, so to it the card looks like a win. A player who weighs only what it
 can see always plays it; a careful one never does. Half won more games against the greedy
 player than always (30 against 25 of 48) or a quarter of the time (36 against 35 of 48,
-with :data:`CARD_KEPT`); counting on it always makes the bot chase traps."""
+with :data:`CARD_KEPT`); counting on it always makes the bot chase traps. Once the other
+has passed over such a card, the bot counts on it no more (:meth:`Search.notice`)."""
 
 UNDOING = 0.5
 """What swapping back the two pieces the other just swapped costs: against a player who
@@ -238,7 +240,7 @@ class _OutOfTime(Exception):
 class Search:
     """One decision of ``me`` (two players), from what its view shows."""
 
-    def __init__(self, view: dict):
+    def __init__(self, view: dict, notes: dict | None = None):
         public, private = view["public"], view["private"]
         self.me = view["seat"]
         self.other = 1 - self.me
@@ -257,6 +259,19 @@ class Search:
         self.deadline, self.clock = None, None  # set by run
         self.lateness = min(1.0, max(0.0, late))
         self.stalling = STALLING * self.lateness  # what a game going on loses (see LATE)
+        # The other's last trump card, as far as its play has shown it (see notice): for
+        # each card it may hold (self.unseen), how likely it holds it, relatively, and how
+        # likely it then walks into a trap.
+        passed, declined = self.notice(public, {} if notes is None else notes)
+        if all(card in declined for card in self.unseen):  # it has played as no player the bot knows
+            passed, declined = set(), set()
+        holding = tuple((0.0 if card in declined else 1 - LURED if card in passed else 1.0,
+                         0.0 if card in passed else LURED) for card in self.unseen)
+        self.holding, self.holding_total = holding, sum(weight for weight, _ in holding)
+        # A card kept is worth keeping for the traps it may catch (see CARD_KEPT): as much as
+        # the other's likely cards are ones it has not passed over.
+        unguarded = sum(weight for (weight, _), card in zip(holding, self.unseen) if card not in passed)
+        self.card_kept = CARD_KEPT * unguarded / self.holding_total if holding else CARD_KEPT
 
     # The two plies ---------------------------------------------------------
 
@@ -291,8 +306,9 @@ class Search:
             trigger = me
         rules = self.rules
         last_cards = self._last_cards(board, hand) if self.held == 1 and trigger is None else None
-        # The share of the other's hands in which it may walk into a trap (see _last_cards).
-        lure = LURED * sum(trap for _, trap in last_cards) / len(last_cards) if last_cards else 0.0
+        # How likely the other walks into a trap (see _last_cards).
+        lure = sum(weight * lured for (weight, lured), (_, trap) in zip(self.holding, last_cards) if trap
+                   ) / self.holding_total if last_cards else 0.0
         answers = []
         for a, b in rules.steps(board, other):
             after = stepped(board, a, b)
@@ -314,8 +330,8 @@ class Search:
         if not self.held:
             return worst_step
         if last_cards:
-            return sum(LURED * WIN + (1 - LURED) * worst_step if trap else min(worst_step, value)
-                       for value, trap in last_cards) / len(last_cards)
+            return sum(weight * (lured * WIN + (1 - lured) * worst_step if trap else min(worst_step, value))
+                       for (weight, lured), (value, trap) in zip(self.holding, last_cards)) / self.holding_total
         # The other's cards before its last, or after the bot's last card (its last card
         # with the game going on was read above, in last_cards).
         cards = {}
@@ -362,6 +378,40 @@ class Search:
                 won_by = self._last_turn_won_by(after, scores, hand, self.other)
                 found.append((WIN if won_by else -WIN, won_by == "card"))
         return found
+
+    def notice(self, public: dict, notes: dict) -> tuple[set[str], set[str]]:
+        """What the other's play has shown of its last trump card, kept in ``notes`` from one
+        decision to the next (see :func:`companion.bots.choose`), as a person at the table
+        would remember it: the cards it *passed* over, and the ones it *declined*.
+
+        Holding its last card, the other swapped or moved instead of playing it. Every card
+        it may hold that would then have won it the game whatever the bot did, it does not
+        hold: anyone plays a sure win (declined). Every card that would have looked like a
+        win to a player who cannot see the bot's cards, though one of them would have caught
+        it (a trap), it holds only if it does not walk into traps (passed): so it is counted
+        on to walk into none with that card, and holds it as likely as a careful player
+        (1 - :data:`LURED`) does. The notes start again when the other's played cards are
+        not those they were written with (a new play, or an undo before its first card)."""
+        played = [entry["card"] for entry in public["trumps_played"] if entry["seat"] == self.other]
+        if notes.get("played") != played:
+            notes.clear()
+            notes.update(played=played, passed=[], declined=[])
+        last = public["last_move"]
+        if self.held == 1 and self.trigger is None and last and last["seat"] == self.other and last["type"] != "trump":
+            # The board the other moved from: the same two cells swapped back. The bot's hand
+            # is the one it held then: only the other has moved since.
+            before = stepped(self.board, swap5.CELL_INDEX[last["from"]], swap5.CELL_INDEX[last["to"]])
+            for card in self.unseen:
+                after = trumped(before, card)
+                scores = points(after)
+                if max(scores) >= swap5.WINNING_SCORE:
+                    shown = "declined" if ended(scores, self.other) == self.other else None
+                else:
+                    won_by = self._last_turn_won_by(after, scores, self.hand, self.other)
+                    shown = "declined" if won_by is None else "passed" if won_by == "card" else None
+                if shown and card not in notes[shown]:
+                    notes[shown].append(card)
+        return set(notes["passed"]), set(notes["declined"])
 
     def _last_turn_won_by(self, board: str, scores: tuple[int, int], hand: tuple[str, ...], trigger: int) -> str | None:
         """The bot's last turn: "step" when one of its swaps or moves wins, else "card"
@@ -420,7 +470,7 @@ class Search:
                 return WIN
             best_card = max(best_card, after[me] - after[other])
         theirs, their_lines = rules.fours(board, other)
-        value = lead + FOUR_IN_LINE * (my_lines - their_lines) + CARD_KEPT * len(hand) - self.stalling
+        value = lead + FOUR_IN_LINE * (my_lines - their_lines) + self.card_kept * len(hand) - self.stalling
         if len(theirs) >= 2:
             return value - DOUBLE_THREAT
         value -= ONE_THREAT * len(theirs)
@@ -438,7 +488,7 @@ class Search:
         if theirs:
             return -WIN
         mine, my_lines = rules.fours(board, me)
-        value = scores[me] - scores[other] + FOUR_IN_LINE * (my_lines - their_lines) + CARD_KEPT * len(hand) - self.stalling
+        value = scores[me] - scores[other] + FOUR_IN_LINE * (my_lines - their_lines) + self.card_kept * len(hand) - self.stalling
         if held and unseen:
             winning = sum(points(trumped(board, card))[other] >= swap5.WINNING_SCORE for card in unseen)
             if winning:

@@ -3,7 +3,8 @@
 :class:`companion.bots.seats.WorkerThinker` starts it and is the only one that talks to it:
 each question arrives on standard input as a pickle ``(game id, view, level, seconds,
 iterations)``, and each answer leaves on standard output as a pickle ``(True, action)`` or
-``(False, exception)``. It ends when its standard input closes (the companion closed it, or
+``(False, exception)``. What a bot notices of the play between its questions stays here
+(:class:`Notebook`). It ends when its standard input closes (the companion closed it, or
 died).
 
 It is a plain child process, not one of :mod:`multiprocessing`'s: "spawn" also starts a
@@ -26,19 +27,40 @@ from .. import games
 from . import choose
 
 
+class Notebook:
+    """What the bots that think here remember of the play going on: one dict of notes per
+    seat (``choose``'s ``notes``), kept for the newest play (the view's ``play_id``) only.
+    They live as long as this process: a bot whose worker was killed, or restarted with
+    the companion, starts again with no impression of the others, like a person who has
+    just sat down. A view without a ``play_id`` (not the table's) gets no notes."""
+
+    def __init__(self) -> None:
+        self._play = None
+        self._notes: dict[int, dict] = {}
+
+    def notes(self, view) -> dict | None:
+        if not isinstance(view, dict) or view.get("play_id") is None or type(view.get("seat")) is not int:
+            return None
+        if view["play_id"] != self._play:
+            self._play, self._notes = view["play_id"], {}
+        return self._notes.setdefault(view["seat"], {})
+
+
 def main() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     questions = sys.stdin.buffer
     answers = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # a stray print goes to the log, never into an answer
+    notebook = Notebook()
     while True:
         try:
             game_id, view, level, seconds, iterations = pickle.load(questions)
         except EOFError:
             return
         try:
-            answer = (True, choose(games.get(game_id), view, seconds=seconds, iterations=iterations, level=level))
+            answer = (True, choose(games.get(game_id), view, seconds=seconds, iterations=iterations, level=level,
+                                   notes=notebook.notes(view)))
         except Exception as error:  # noqa: BLE001 - handed to the asker, who says what went wrong
             answer = (False, error)
         try:

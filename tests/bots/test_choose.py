@@ -90,6 +90,7 @@ def test_a_single_legal_action_is_played_without_searching():
         ({}, {"iterations": 0}, "iterations must be"),
         ({}, {"seconds": -1}, "seconds must be"),
         ({}, {"level": "expert"}, "unknown bot level 'expert'"),
+        ({}, {"notes": ["passed"]}, "notes must be a dict"),
     ],
 )
 def test_bad_requests_are_refused_in_plain_words(change, kwargs, message):

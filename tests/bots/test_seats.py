@@ -375,6 +375,38 @@ def test_the_worker_answers_an_error_that_cannot_be_pickled_by_its_words_and_end
         process.wait()
 
 
+WORKER_THAT_COUNTS_ITS_NOTES = """
+import companion.bots.worker as worker
+def choose(game, view, notes, **budget):
+    if notes is None:
+        return None
+    notes["decisions"] = notes.get("decisions", 0) + 1
+    return notes["decisions"]
+worker.choose = choose
+worker.main()
+"""
+
+
+def test_the_worker_keeps_each_seats_notes_of_the_play_going_on_and_forgets_an_older_play():
+    # What a bot notices of the others (choose's notes) lasts from one question to the next.
+    process = subprocess.Popen([sys.executable, "-c", WORKER_THAT_COUNTS_ITS_NOTES], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE)
+    try:
+        answers = []
+        for view in ({"play_id": 7, "seat": 0}, {"play_id": 7, "seat": 0}, {"play_id": 7, "seat": 1},
+                     {"play_id": 7, "seat": 0}, {"play_id": 8, "seat": 0}, {"play_id": 7, "seat": 0},
+                     {"seat": 0}, {"play_id": 7, "seat": None}, "not a view"):
+            pickle.dump(("swap5", view, "normal", 0.05, None), process.stdin)
+            process.stdin.flush()
+            ok, answer = pickle.load(process.stdout)
+            assert ok
+            answers.append(answer)
+        assert answers == [1, 2, 1, 3, 1, 1, None, None, None]
+    finally:
+        process.kill()
+        process.wait()
+
+
 def test_a_question_cancelled_before_the_worker_takes_it_is_never_thought_about(table):
     table.start_game("swap5", 2, seed=2)
     thinker = WorkerThinker()

@@ -117,6 +117,12 @@ def test_its_last_trump_card_is_worth_what_the_others_answers_leave():
     assert checked == 12
 
 
+def unnoticed(view):
+    """``view`` with no last move: a bot that has noticed nothing of the other's play (see
+    Search.notice), as at its first decision."""
+    return view | {"public": view["public"] | {"last_move": None}}
+
+
 def last_card_positions(count, traps, seed=11):
     """States of random games where the seat to move holds a trump card, the other holds
     one (its last), and no last card has been played: the first ``count``, then as many of
@@ -128,7 +134,7 @@ def last_card_positions(count, traps, seed=11):
         if state["final_lap"] is not None or not state["hands"][str(seat)] or len(state["hands"][str(1 - seat)]) != 1:
             continue
         if len(found) >= count:
-            search = swap5_search.Search(game.view(state, seat))
+            search = swap5_search.Search(unnoticed(game.view(state, seat)))
             leaving = sum(trap for _, board, _, hand in search.mine() for _, trap in search._last_cards(board, hand))
             if not leaving:
                 continue
@@ -150,7 +156,8 @@ def test_the_other_may_walk_into_a_trap_its_last_card_looks_like_a_win():
     for state in states:
         seat = game.to_act(state)[0]
         other = 1 - seat
-        search = swap5_search.Search(game.view(state, seat))
+        view = unnoticed(game.view(state, seat))
+        search = swap5_search.Search(view)
         unseen = sorted(state["hands"][str(other)] + state["out"])
         assert list(search.unseen) == unseen
         for action, board, scores, hand in search.mine():
@@ -177,7 +184,7 @@ def test_the_other_may_walk_into_a_trap_its_last_card_looks_like_a_win():
             for lured in (0.0, 0.5, 1.0):
                 with pytest.MonkeyPatch.context() as patch:
                     patch.setattr(swap5_search, "LURED", lured)
-                    worth[lured] = search.value(board, scores, hand, False, 2)
+                    worth[lured] = swap5_search.Search(view).value(board, scores, hand, False, 2)
             if not traps:
                 assert worth[0.0] == worth[0.5] == worth[1.0]
             else:
@@ -185,6 +192,82 @@ def test_the_other_may_walk_into_a_trap_its_last_card_looks_like_a_win():
                 assert worth[1.0] - worth[0.0] == pytest.approx(2 * (worth[0.5] - worth[0.0]))
                 assert worth[0.5] > worth[0.0] or worth[0.0] == swap5_search.WIN
     assert traps_seen >= 20
+
+
+def shown_by_passing(game, state):
+    """The seat to move in ``state`` holding its last trump card: the cards it may hold
+    (those the other seat has not seen) that it declines by not playing it, and those it
+    passes over, each played out by the real engine (see the test below)."""
+    other = game.to_act(state)[0]
+    bot = 1 - other
+    unseen = sorted(state["hands"][str(other)] + state["out"])
+    shown = {"passed": [], "declined": []}
+    for card in unseen:
+        dealt = dict(state, hands={str(bot): state["hands"][str(bot)], str(other): [card]},
+                     out=[c for c in unseen if c != card])
+        ended = game.apply(dealt, other, {"type": "trump", "card": card})
+        if game.is_over(ended):
+            if game.result(ended)["winners"] == [other]:
+                shown["declined"].append(card)
+            continue
+        won = {kind: any(game.result(game.apply(ended, bot, last))["winners"] == [bot]
+                         for last in game.legal_actions(ended, bot) if (last["type"] == "trump") == (kind == "card"))
+               for kind in ("step", "card")}
+        if not won["step"]:
+            shown["passed" if won["card"] else "declined"].append(card)
+    return shown
+
+
+def test_it_notes_the_last_cards_the_other_passed_over():
+    """The other, holding its last trump card, swaps or moves instead of playing it. A card
+    it may hold that would have won it the game whatever the bot did, it declined: it does
+    not hold it. One that would have looked like a win to a player who cannot see the
+    bot's cards, though one of them would have caught it, it passed over: if it holds it,
+    it does not walk into traps. The bot notes both (the real engine plays each card out),
+    keeps what it noted before, and starts again for other played cards (a new play)."""
+    game, states = positions(800, seed=17)
+    noted = {"passed": 0, "declined": 0}
+    for state in states:
+        other = game.to_act(state)[0]
+        if state["final_lap"] is not None or len(state["hands"][str(other)]) != 1:
+            continue
+        bot = 1 - other
+        played = [entry["card"] for entry in state["played"] if entry["seat"] == other]
+        expected = shown_by_passing(game, state)
+        steps = [action for action in game.legal_actions(state, other) if action["type"] != "trump"]
+        first, second = (game.view(game.apply(state, other, step), bot) for step in (steps[0], steps[-1]))
+        notes = {"played": played + ["row-1-2"], "passed": ["col-1-2"], "declined": []}  # another play's
+        swap5_search.Search(first, notes)
+        assert notes == {"played": played, **expected}
+        notes["declined"].insert(0, "noted before")
+        swap5_search.Search(second, notes)  # the same cards shown again: noted once
+        assert notes == {"played": played, "passed": expected["passed"], "declined": ["noted before", *expected["declined"]]}
+        noted = {kind: count + len(expected[kind]) for kind, count in noted.items()}
+    assert noted["passed"] >= 5 and noted["declined"] >= 5
+
+
+def test_a_player_seen_passing_over_every_trap_is_counted_on_to_walk_into_none(monkeypatch):
+    """Once the other has passed over every card it may hold, no trap counts, and the bot's
+    cards kept are worth nothing more (they are kept for the traps): every move is worth
+    what it is with LURED and CARD_KEPT at 0."""
+    game, states = last_card_positions(0, traps=10)
+    changed = 0
+    for state in states:
+        seat = game.to_act(state)[0]
+        view = unnoticed(game.view(state, seat))
+        played = [entry["card"] for entry in state["played"] if entry["seat"] == 1 - seat]
+        unseen = list(swap5_search.Search(view).unseen)
+        wary = swap5_search.Search(view, {"played": played, "passed": unseen, "declined": []})
+        trusting = swap5_search.Search(view)
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(swap5_search, "LURED", 0.0)
+            patch.setattr(swap5_search, "CARD_KEPT", 0.0)
+            plain = swap5_search.Search(view)
+        for action, board, scores, hand in wary.mine():
+            worth = wary.value(board, scores, hand, action["type"] == "trump" and not hand, 2)
+            assert worth == pytest.approx(plain.value(board, scores, hand, action["type"] == "trump" and not hand, 2))
+            changed += worth != pytest.approx(trusting.value(board, scores, hand, action["type"] == "trump" and not hand, 2))
+    assert changed >= 10
 
 
 def test_it_keeps_its_trump_cards_rather_than_spend_one_for_a_point(monkeypatch):
