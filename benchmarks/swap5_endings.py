@@ -1,6 +1,6 @@
 """How two-player SWAP 5 games of a bot level against the greedy player end.
 
-    python benchmarks/swap5_endings.py [--level normal] [--games 48] [--seed 3000] [--scale 0.1] [--careful]
+    python benchmarks/swap5_endings.py [--level normal] [--games 48] [--seed 3000] [--scale 0.1] [--careful | --plain]
 
 The games are the arena's own (``companion.bots.arena.played_games``, as ``companion arena
 swap5 --seats LEVEL greedy --scale S`` plays them: game ``n`` is dealt from ``seed + n``,
@@ -16,6 +16,11 @@ last trump card, it weighs the bot's replies under every hand the bot may hold (
 cards too), not only the replies it can see, so it never walks into the trap of a card the
 bot holds (docs/bots.md, "Against a more careful player"). Everything else it does as
 :mod:`companion.bots.greedy`.
+
+``--plain`` reads the issue's words another way, as a greedy player written independently
+might: a finished game counts by its points margin, like a game going on, not as won or
+lost (so that it plays its last trump card only where no other move leaves a higher
+margin, and does not see the tie-break).
 """
 
 import argparse
@@ -60,6 +65,13 @@ def careful_values(game, view: dict, actions: list[dict], rng) -> list[float]:
     return worth
 
 
+def _finished_by_margin(game, state: dict, seat: int) -> float:
+    """A finished game's worth to ``seat`` as the --plain greedy player sees it: its points margin."""
+    scores = game.result(state)["scores"]
+    mine = scores.pop(str(seat))
+    return mine - max(scores.values())
+
+
 def ending(played, level: str, seed: int) -> dict:
     """A game of the run: its result, length, scores and the moves where trump cards went."""
     bot = played.entries.index(level)
@@ -79,10 +91,14 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=48)
     parser.add_argument("--seed", type=int, default=3000)
     parser.add_argument("--scale", type=float, default=0.1, help="share of the level's seconds, in processor time")
-    parser.add_argument("--careful", action="store_true", help="a greedy player that never walks into a trap")
+    kind = parser.add_mutually_exclusive_group()
+    kind.add_argument("--careful", action="store_true", help="a greedy player that never walks into a trap")
+    kind.add_argument("--plain", action="store_true", help="a greedy player that counts a finished game by its margin")
     args = parser.parse_args()
     if args.careful:
         greedy._VALUES["swap5"] = careful_values
+    if args.plain:
+        greedy._finished = _finished_by_margin
     played = []
     for game in played_games(games.get("swap5"), [args.level, GREEDY], args.games, args.seed, scale=args.scale):
         played.append(ending(game, args.level, args.seed))
