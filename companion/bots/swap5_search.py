@@ -72,7 +72,8 @@ CARD_KEPT = 1.5
 (runs are made and broken every move), while a card held can catch the other's last card
 (:data:`LURED`) and leaves the bot a choice of which card ends the game. Against the
 greedy player (seeds 4000 - 4239) it took ``normal`` from 153 to 182 wins of 240; without
-the traps it wins nothing (57 of 96 on seeds 4000 - 4095, as without it)."""
+the traps it wins nothing (57 of 96 on seeds 4000 - 4095, as without it). So it counts only
+in the share of the other's likely cards that it has not passed over (:meth:`Search.notice`)."""
 
 LAST_CALL = 240
 """From this many moves on the bot plays only its trump cards, so that every game ends
