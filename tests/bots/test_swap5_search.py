@@ -246,7 +246,7 @@ def test_it_notes_the_last_cards_the_other_passed_over():
     assert noted["passed"] >= 5 and noted["declined"] >= 5
 
 
-def test_a_player_seen_passing_over_every_trap_is_counted_on_to_walk_into_none(monkeypatch):
+def test_a_player_seen_passing_over_every_trap_is_counted_on_to_walk_into_none():
     """Once the other has passed over every card it may hold, no trap counts, and the bot's
     cards kept are worth nothing more (they are kept for the traps): every move is worth
     what it is with LURED and CARD_KEPT at 0."""
