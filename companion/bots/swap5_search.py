@@ -401,15 +401,11 @@ class Search:
         if self.held == 1 and self.trigger is None and last and last["seat"] == self.other and last["type"] != "trump":
             # The board the other moved from: the same two cells swapped back. The bot's hand
             # is the one it held then: only the other has moved since.
+            # Each card it might hold, played there as its last: a loss for the bot is a
+            # sure win it declined; a trap, one it passed over.
             before = stepped(self.board, swap5.CELL_INDEX[last["from"]], swap5.CELL_INDEX[last["to"]])
-            for card in self.unseen:
-                after = trumped(before, card)
-                scores = points(after)
-                if max(scores) >= swap5.WINNING_SCORE:
-                    shown = "declined" if ended(scores, self.other) == self.other else None
-                else:
-                    won_by = self._last_turn_won_by(after, scores, self.hand, self.other)
-                    shown = "declined" if won_by is None else "passed" if won_by == "card" else None
+            for card, (value, trap) in zip(self.unseen, self._last_cards(before, self.hand)):
+                shown = "passed" if trap else "declined" if value < 0 else None
                 if shown and card not in notes[shown]:
                     notes[shown].append(card)
         return set(notes["passed"]), set(notes["declined"])
