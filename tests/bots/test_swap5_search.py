@@ -15,6 +15,7 @@ from companion.bots.greedy import greedy_action
 from companion.bots.ismcts import action_key
 from companion.games import swap5
 from companion.games.rng import Rng
+from companion.table import Table
 
 
 def seat_view(game, state, seat):
@@ -268,6 +269,49 @@ def test_a_player_seen_passing_over_every_trap_is_counted_on_to_walk_into_none()
             assert worth == pytest.approx(plain.value(board, scores, hand, action["type"] == "trump" and not hand, 2))
             changed += worth != pytest.approx(trusting.value(board, scores, hand, action["type"] == "trump" and not hand, 2))
     assert changed >= 10
+
+
+def test_after_an_undo_the_bots_notes_keep_what_still_stands(tmp_path):
+    """The notes against the table's undo. Taking back the other's swap keeps them: it did
+    pass over its cards there, and a person at the table remembers that too. Taking back
+    the other's trump card starts them again: the cards it may hold are no longer those
+    they were written about."""
+    table = Table(tmp_path)
+    try:
+        table.start_game("swap5", 2, seed=2)
+        game, bot, other = games.get("swap5"), 0, 1
+        notes = {}
+
+        def step(seat, last=False):
+            view = table.view(seat)
+            steps = [action for action in view["actions"] if action["type"] != "trump"]
+            table.act(seat, steps[-1 if last else 0], view["version"])
+
+        def bot_thinks():
+            view = table.view(bot)
+            assert view["to_act"] == [bot]
+            return choose(game, view, iterations=1, seed=1, notes=notes)
+
+        step(bot)
+        view = table.view(other)
+        card = next(action for action in view["actions"] if action["type"] == "trump")
+        table.act(other, card, view["version"])
+        step(bot)
+        step(other)  # holding its last card, it swaps or moves instead
+        bot_thinks()
+        assert notes["played"] == [card["card"]]
+        notes["passed"].append("noted before")  # stands for what its play showed
+        table.undo()  # the other's swap taken back; it swaps otherwise
+        step(other, last=True)
+        bot_thinks()
+        assert notes["played"] == [card["card"]] and "noted before" in notes["passed"]
+        for _ in range(3):  # back before its card; it swaps instead
+            table.undo()
+        step(other)
+        bot_thinks()
+        assert notes == {"played": [], "passed": [], "declined": []}
+    finally:
+        table.close()
 
 
 def test_it_keeps_its_trump_cards_rather_than_spend_one_for_a_point(monkeypatch):
