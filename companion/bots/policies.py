@@ -61,23 +61,13 @@ def swap5_values(state: dict, seat: int, actions: list[dict]) -> list[float]:
     else's), a trump card adjusted by :data:`TRUMP_WHILE_AHEAD`."""
     found = []
     for action in actions:
-        scores = swap5.seat_scores(_swap5_board_after(state["board"], action), state["players"])
+        scores = swap5.seat_scores(swap5.board_after(state["board"], action), state["players"])
         mine, others = scores[seat], scores[:seat] + scores[seat + 1 :]
         value = mine - sum(others)
         if action["type"] == "trump":
             value += TRUMP_WHILE_AHEAD if mine > max(others) else -TRUMP_WHILE_AHEAD
         found.append(value)
     return found
-
-
-def _swap5_board_after(board: str, action: dict) -> str:
-    """The board after ``action`` (the engine's swap and trump, on the board string)."""
-    if action["type"] == "trump":
-        return "".join(board[i] for i in swap5.TRUMP_CARDS[action["card"]])
-    cells = list(board)
-    a, b = swap5.CELL_INDEX[action["from"]], swap5.CELL_INDEX[action["to"]]
-    cells[a], cells[b] = cells[b], cells[a]
-    return "".join(cells)
 
 
 def swap5_patient(view: dict, actions: list[dict]) -> list[dict]:

@@ -44,7 +44,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import operator
 
 from ..games import swap5
 
@@ -137,7 +136,6 @@ def _line_points(text: str) -> tuple[int, int]:
 _POINTS_OF_TEXT = {text: _line_points(text) for text in swap5.LINE_RUNS}
 _SLICES = [line for line, _ in swap5.LINE_SLICES]
 _TRUMPS = swap5.TRUMP_CARDS
-_TRUMPED_CELLS = {card: operator.itemgetter(*cells) for card, cells in _TRUMPS.items()}  # 3x a generator's speed
 
 
 def points(board: str) -> tuple[int, int]:
@@ -205,10 +203,6 @@ def stepped(board: str, a: int, b: int) -> str:
     if a > b:
         a, b = b, a
     return board[:a] + board[b] + board[a + 1:b] + board[a] + board[b + 1:]
-
-
-def trumped(board: str, card: str) -> str:
-    return "".join(_TRUMPED_CELLS[card](board))
 
 
 def step_points(board: str, after: str, scores: tuple[int, int], lines) -> tuple[int, int]:
@@ -289,7 +283,7 @@ class Search:
             action = {"type": kind, "from": swap5.CELLS[a], "to": swap5.CELLS[b]}
             found.append((action, after, step_points(board, after, scores, self.rules.pairs[a, b]), self.hand))
         for card in self.hand:
-            after = trumped(board, card)
+            after = swap5.trumped(board, card)
             found.append(({"type": "trump", "card": card}, after, points(after), tuple(c for c in self.hand if c != card)))
         return found
 
@@ -340,7 +334,7 @@ class Search:
         # with the game going on was read above, in last_cards).
         cards = {}
         for card in self.unseen:
-            after = trumped(board, card)
+            after = swap5.trumped(board, card)
             cards[card] = self._after_answer(after, points(after), hand, trigger, self.held - 1,
                                              tuple(c for c in self.unseen if c != card), depth, worst_step)
         total = count = 0
@@ -374,7 +368,7 @@ class Search:
         says it never would."""
         found = []
         for card in self.unseen:
-            after = trumped(board, card)
+            after = swap5.trumped(board, card)
             scores = points(after)
             if max(scores) >= swap5.WINNING_SCORE:
                 found.append((self._won(ended(scores, self.other)), False))
@@ -421,7 +415,7 @@ class Search:
             if ended(step_points(board, stepped(board, a, b), scores, self.rules.pairs[a, b]), trigger) == me:
                 return "step"
         for card in hand:
-            if ended(points(trumped(board, card)), trigger) == me:
+            if ended(points(swap5.trumped(board, card)), trigger) == me:
                 return "card"
         return None
 
@@ -465,7 +459,7 @@ class Search:
         lead = scores[me] - scores[other]
         best_card = -math.inf
         for card in hand:
-            after = points(trumped(board, card))
+            after = points(swap5.trumped(board, card))
             if after[me] >= swap5.WINNING_SCORE:
                 return WIN
             best_card = max(best_card, after[me] - after[other])
@@ -499,7 +493,7 @@ class Search:
         mine, my_lines = rules.fours(board, me)
         value = scores[me] - scores[other] + FOUR_IN_LINE * (my_lines - their_lines) + self.card_kept * len(hand) - self.stalling
         if held and unseen:
-            winning = sum(points(trumped(board, card))[other] >= swap5.WINNING_SCORE for card in unseen)
+            winning = sum(points(swap5.trumped(board, card))[other] >= swap5.WINNING_SCORE for card in unseen)
             if winning:
                 # the chance that none of its held cards is one of the winning ones
                 safe = math.comb(len(unseen) - winning, held) / math.comb(len(unseen), held)

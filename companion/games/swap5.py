@@ -22,6 +22,7 @@ from __future__ import annotations
 import functools
 import itertools
 import json
+import operator
 import re
 from collections import Counter
 from pathlib import Path
@@ -237,6 +238,25 @@ def _trump_cards() -> dict[str, tuple[int, ...]]:
 
 
 TRUMP_CARDS = _trump_cards()
+_TRUMPED_CELLS = {card: operator.itemgetter(*cells) for card, cells in TRUMP_CARDS.items()}
+
+
+def trumped(board: str, card: str) -> str:
+    """``board`` (a board string) after the trump card ``card``: its two rows or columns
+    exchanged. The bots' searches call this often: itemgetter reads the cells at three
+    times a generator's speed."""
+    return "".join(_TRUMPED_CELLS[card](board))
+
+
+def board_after(board: str, action: dict) -> str:
+    """``board`` after a legal ``action``: a swap or a move (two cells exchanged) or a
+    trump card."""
+    if action["type"] == "trump":
+        return trumped(board, action["card"])
+    cells = list(board)
+    a, b = CELL_INDEX[action["from"]], CELL_INDEX[action["to"]]
+    cells[a], cells[b] = cells[b], cells[a]
+    return "".join(cells)
 
 
 # ---------------------------------------------------------------------- scoring
@@ -547,13 +567,7 @@ class Swap5(Game):
             hands = state["hands"] = dict(state["hands"])
             hands[str(seat)] = [held for held in hands[str(seat)] if held != card]
             state["played"] = [*state["played"], {"seat": seat, "card": card}]
-            after = "".join(before[i] for i in TRUMP_CARDS[card])
-        else:
-            cells = list(before)
-            a, b = CELL_INDEX[action["from"]], CELL_INDEX[action["to"]]
-            cells[a], cells[b] = cells[b], cells[a]
-            after = "".join(cells)
-        state["board"] = after
+        after = state["board"] = board_after(before, action)
         move = self._describe_move(state, seat, action, before, after)
         state["last_move"] = move
         if self.keeps_log(state):  # a search state words nothing (Game.unlogged)
