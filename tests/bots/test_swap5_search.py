@@ -290,7 +290,7 @@ def test_after_an_undo_the_bots_notes_keep_what_still_stands(tmp_path):
         def bot_thinks():
             view = table.view(bot)
             assert view["to_act"] == [bot]
-            return choose(game, view, iterations=1, seed=1, notes=notes)
+            choose(game, view, iterations=1, seed=1, notes=notes)  # for the notes it keeps
 
         step(bot)
         view = table.view(other)
