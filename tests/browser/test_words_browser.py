@@ -131,10 +131,14 @@ def test_a_trackers_replay_says_what_was_entered(live, new_phone, lang, said):
     play_id = finish(live.table, "lion-square-ledger")
     page = new_phone(**(JA if lang == "ja" else {}))
     page.goto(f"{live.url}/replay/{play_id}?lang={lang}")
+    replay = page.locator("#replay")
+    expect(replay).to_have_attribute("data-step", "0")
     moves = []
-    for _ in range(6):
+    for step in range(1, 7):
         page.get_by_test_id("forward").click()
-        expect(page.get_by_test_id("move")).not_to_have_text("")
+        # the step on screen, not the move line: the line still holds the last step's words
+        # until the new step's answer is drawn
+        expect(replay).to_have_attribute("data-step", str(step))
         moves.append(page.get_by_test_id("move").inner_text())
     assert not any(re.search(r"moved\.|の一手。", move) for move in moves), moves
     assert any(move.startswith(said) for move in moves), moves
