@@ -135,7 +135,6 @@ def _line_points(text: str) -> tuple[int, int]:
 
 _POINTS_OF_TEXT = {text: _line_points(text) for text in swap5.LINE_RUNS}
 _SLICES = [line for line, _ in swap5.LINE_SLICES]
-_TRUMPS = swap5.TRUMP_CARDS
 
 
 def points(board: str) -> tuple[int, int]:
@@ -245,7 +244,7 @@ class Search:
         self.board = "".join(public["board"])
         self.hand = tuple(private["hand"])
         played = {entry["card"] for entry in public["trumps_played"]}
-        self.unseen = tuple(card for card in sorted(_TRUMPS) if card not in played and card not in self.hand)
+        self.unseen = tuple(card for card in sorted(swap5.TRUMP_CARDS) if card not in played and card not in self.hand)
         self.held = public["trumps_in_hand"][str(self.other)]
         last = public["last_move"]
         # The other's last swap or move, undone by the same two cells swapped back.
