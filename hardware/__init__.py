@@ -18,7 +18,7 @@ import queue
 
 from companion.config import Config, is_raspberry_pi
 
-from .buttons import Buttons, pin_factory
+from .buttons import open_buttons
 from .display import Display, device_factory
 from .panel import Panel
 
@@ -40,8 +40,10 @@ def create_panel(config: Config, table, *, public_url: str = "", lan_address: st
                  bots=None) -> Panel:
     """The panel for ``table`` with the configured display and buttons (not started yet).
 
-    On real hardware a missing pin library raises here, at start, loudly; a missing
-    display does not (the panel retries it in the background). ``network`` is the
+    Neither missing hardware stops it: a display that does not answer is retried in the
+    background; buttons that cannot be opened (no pin library, a GPIO only root may open)
+    leave the panel without buttons, saying why (``Panel.buttons_problem``) on its glass, on
+    the pages and in the log: the phones play on. ``network`` is the
     companion's own Wi-Fi (``companion.network.NetworkStatus``), for the idle screen's QR codes;
     ``bots`` the table's bots (``companion.bots.seats.BotSeats``), seated from the game menu.
     """
@@ -51,12 +53,13 @@ def create_panel(config: Config, table, *, public_url: str = "", lan_address: st
     if display_config.rotation % 2:
         size = size[::-1]
     events: queue.Queue = queue.Queue()
-    buttons = Buttons(config.buttons, pin_factory(config.pin_factory, mock), events)
+    buttons, buttons_problem = open_buttons(config.buttons, config.pin_factory, mock, events)
     return Panel(
         table,
         Display(device_factory(display_config, mock)),
         buttons,
         events,
+        buttons_problem=buttons_problem,
         size=size,
         public_url=public_url,
         lan_address=lan_address,

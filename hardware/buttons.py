@@ -5,14 +5,22 @@ slow callback there would lose presses. So the callbacks only put a :class:`Butt
 on the panel's queue, and the one panel thread turns them into short presses, long
 presses and auto-repeat (see ``hardware/panel.py``).
 
-The pin factory is chosen explicitly (never gpiozero's guess, so a missing library fails
-loudly at start): ``lgpio`` (every Pi, the only one that works on a Pi 5), ``rpigpio``
+The pin factory is chosen explicitly (never gpiozero's guess, which would hide a missing
+library behind another): ``lgpio`` (every Pi, the only one that works on a Pi 5), ``rpigpio``
 (RPi.GPIO or its rpi-lgpio stand-in on older boards), or gpiozero's ``MockFactory`` in mock
 mode, whose pins tests and ``POST /api/buttons/<name>`` drive like a finger would.
+
+Buttons that cannot be opened (no GPIO library, ``/dev/gpiochip0`` that only root may open, a
+pin another program holds) never stop the companion: :func:`open_buttons` logs why and
+returns a :class:`ButtonsProblem` instead, which the panel, the pages and ``companion doctor``
+show; the phones play on.
 """
 
 from __future__ import annotations
 
+import glob
+import logging
+import os
 import queue
 import threading
 from dataclasses import dataclass
@@ -21,6 +29,11 @@ from gpiozero import Button
 from gpiozero.pins.mock import MockFactory
 
 from companion.config import ButtonsConfig
+
+log = logging.getLogger(__name__)
+
+GPIO_CHIPS = "/dev/gpiochip*"
+"""The GPIO character devices lgpio opens (gpiozero's other factories reach the same chips)."""
 
 
 @dataclass(frozen=True)
@@ -44,6 +57,76 @@ def pin_factory(kind: str, mock: bool):
 
         return RPiGPIOFactory()
     raise ValueError(f"unknown pin factory {kind!r} (use 'lgpio' or 'rpigpio')")
+
+
+@dataclass(frozen=True)
+class ButtonsProblem:
+    """Why the buttons are missing: ``why_en`` and ``why_ja`` in plain words, ``fix`` for the
+    doctor and the log, ``detail`` the library's own message."""
+
+    why_en: str
+    why_ja: str
+    fix: str
+    detail: str
+
+    @property
+    def en(self) -> str:
+        """The sentence the panel's pages show."""
+        return f"The buttons do not work: {self.why_en}. Play on the phones; `companion doctor` says how to fix it."
+
+    @property
+    def ja(self) -> str:
+        return f"ボタンが使えません: {self.why_ja}。スマートフォンで遊べます。直し方は companion doctor で確かめられます。"
+
+
+def buttons_problem(error: BaseException, kind: str) -> ButtonsProblem:
+    """What to say when opening the buttons raised ``error`` (``kind``: the pin factory)."""
+    detail = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+    found = sorted(glob.glob(GPIO_CHIPS))
+    closed = [chip for chip in found if not os.access(chip, os.R_OK | os.W_OK)]
+    if isinstance(error, ImportError):
+        return ButtonsProblem(
+            f"the GPIO library ({kind}) is not installed", f"GPIOライブラリ（{kind}）が入っていません",
+            "run the installer again (sudo tabletop-companion/systemd/install.sh): on a Raspberry Pi it installs "
+            "the GPIO libraries (lgpio, RPi.GPIO) into /opt/tabletop-companion/venv", detail)
+    if closed or isinstance(error, PermissionError):
+        chip = closed[0] if closed else getattr(error, "filename", None) or "/dev/gpiochip0"
+        return ButtonsProblem(
+            f"this service may not open {chip}",
+            f"このサービスには {chip} を開く権限がありません",
+            "the service reaches /dev/gpiochip* through the group 'gpio', which its unit grants "
+            f"(SupplementaryGroups): `ls -l {chip}` must show group gpio with rw for the group, as on Raspberry Pi "
+            "OS; elsewhere the installer adds a udev rule (SUBSYSTEM==\"gpio\", GROUP=\"gpio\", MODE=\"0660\"): "
+            "run it again, or add the rule, then `sudo udevadm trigger` and `sudo systemctl restart companion`", detail)
+    if not found:
+        return ButtonsProblem(
+            "this machine has no GPIO (no /dev/gpiochip*)", "この機械には GPIO がありません（/dev/gpiochip* がない）",
+            'use a Raspberry Pi for the buttons, or set hardware = "mock" in the configuration', detail)
+    return ButtonsProblem(
+        f"the GPIO pins could not be opened ({detail})", f"GPIO のピンを開けませんでした（{detail}）",
+        "another program may hold the pins (`gpioinfo` shows which): stop it, or move the buttons with "
+        "[buttons.pins] (docs/configuration.md); then `sudo systemctl restart companion`", detail)
+
+
+def open_buttons(config: ButtonsConfig, kind: str, mock: bool,
+                 events: queue.Queue) -> tuple[Buttons | None, ButtonsProblem | None]:
+    """The buttons on the configured pin factory, or None and why they cannot be opened.
+
+    Any failure is caught, not only lgpio's: whatever goes wrong with the pins, the phones
+    must keep working (the service would otherwise restart over and over, serving nobody)."""
+    factory = None
+    try:
+        factory = pin_factory(kind, mock)
+        return Buttons(config, factory, events), None
+    except Exception as error:
+        if factory is not None:
+            try:
+                factory.close()  # a chip it opened before a pin failed: its handle goes back
+            except Exception:
+                log.debug("closing the pin factory failed too", exc_info=True)
+        problem = buttons_problem(error, kind)
+        log.error("no buttons (%s): %s To fix: %s", problem.detail, problem.en, problem.fix)
+        return None, problem
 
 
 class Buttons:

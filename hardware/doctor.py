@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from companion.config import Config, is_raspberry_pi
 
-from .buttons import ButtonEvent, Buttons, pin_factory
+from .buttons import ButtonEvent, Buttons, buttons_problem, pin_factory
 from .display import DEVICE_FAULTS, device_factory
 
 INSTALLED_CONFIG = "/etc/tabletop-companion/config.toml"
@@ -76,9 +76,11 @@ def run_doctor(config: Config, *, out: Callable[[str], None] = print, ask_button
 
     mock = uses_mock(config) if mock is None else mock
     report = Report(out)
-    _check_platform(report, config, mock)
+    gpio = _check_platform(report, config, mock)
     _check_display(report, config, mock, open_display)
-    if ask_buttons:
+    if not gpio:
+        out("SKIP  buttons: the GPIO cannot be opened (above)")
+    elif ask_buttons:
         _check_buttons(report, config, pins or pin_factory(config.pin_factory, mock), press_seconds, prompt or out)
     else:
         out("SKIP  buttons: not asked to press them (run in a terminal without --no-buttons)")
@@ -130,7 +132,8 @@ def as_service_command(unit_text: str, arguments: list[str]) -> list[str]:
             program, "doctor", *arguments]
 
 
-def _check_platform(report: Report, config: Config, mock: bool) -> None:
+def _check_platform(report: Report, config: Config, mock: bool) -> bool:
+    """The board and, on real hardware, the GPIO; False when the GPIO cannot be opened."""
     model = _board_model()
     python = f"Python {platform.python_version()} on {platform.machine()}"
     if is_raspberry_pi():
@@ -141,21 +144,23 @@ def _check_platform(report: Report, config: Config, mock: bool) -> None:
     else:
         report.ok("platform", f"not a Raspberry Pi ({python}): the display and buttons are emulated")
     if mock:
-        return
+        return True
     try:
         factory = pin_factory(config.pin_factory, mock=False)
-        factory.close()
-        report.ok("GPIO", f"gpiozero's {config.pin_factory} pin factory works")
-    except ImportError as error:
-        report.fail("GPIO", f"the {config.pin_factory} pin factory fails: {error}",
-                    "run the installer again (sudo tabletop-companion/systemd/install.sh): on a Raspberry Pi it "
-                    "installs the GPIO libraries (lgpio, RPi.GPIO) into /opt/tabletop-companion/venv")
-    except Exception as error:  # a missing /dev/gpiochip, permissions...
-        report.fail("GPIO", f"the {config.pin_factory} pin factory fails: {error}",
-                    "the service reaches /dev/gpiochip* through the group 'gpio', which its unit grants "
-                    "(SupplementaryGroups): `ls -l /dev/gpiochip*` must show group gpio, as on Raspberry Pi OS "
-                    "(elsewhere a udev rule: SUBSYSTEM==\"gpio\", GROUP=\"gpio\", MODE=\"0660\"); "
-                    "run the doctor as root (sudo) to check with the service's rights")
+    except Exception as error:  # no library, a /dev/gpiochip only root may open, no GPIO at all...
+        _report_buttons_missing(report, "GPIO", buttons_problem(error, config.pin_factory))
+        return False
+    factory.close()
+    report.ok("GPIO", f"gpiozero's {config.pin_factory} pin factory works")
+    return True
+
+
+def _report_buttons_missing(report: Report, what: str, problem) -> None:
+    """A failed check of the pins: the buttons are missing, why (in English and Japanese),
+    and that the companion serves the phones without them."""
+    report.fail(what, f"the buttons are missing: {problem.why_en} ({problem.detail}); the companion runs without "
+                      f"them and the phones work / ボタンが使えません: {problem.why_ja}（スマートフォンでは遊べます）",
+                problem.fix)
 
 
 def _board_model() -> str:
@@ -215,7 +220,7 @@ def _check_buttons(report: Report, config: Config, pins, seconds: float, prompt:
     try:
         buttons = Buttons(config.buttons, pins, events)
     except Exception as error:
-        report.fail("buttons", f"cannot claim the pins: {error}", "check [buttons] in the configuration (docs/configuration.md)")
+        _report_buttons_missing(report, "buttons", buttons_problem(error, config.pin_factory))
         return
     try:
         for name, pin in config.buttons.pins.items():

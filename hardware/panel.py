@@ -19,7 +19,7 @@ goes back; holding ``ok`` opens the menu from anywhere, holding ``back`` goes ho
 
 The web's ``/display`` mirror uses only these members (duck-typed: the web never imports
 ``hardware``): ``is_mock``, ``button_names``, ``frame_number``, ``frame_png()``,
-``text_lines()``, ``press(name, kind)``.
+``text_lines()``, ``press(name, kind)``, ``buttons_problem`` (why there are no buttons, or None).
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from companion.network import wifi_qr_payload
 from companion.table import StorageError, Table, TableError
 
 from .actions import OFFERED, PLAYS_EVERY_STEP, offered_actions
-from .buttons import ButtonEvent, Buttons
+from .buttons import ButtonEvent, Buttons, ButtonsProblem
 from .display import Display
 from .fonts import wrap
 from .screens import (
@@ -127,12 +127,12 @@ class HomePage(Page):
             self.page_rows = status_body_rows(screen, panel.height)
             self.scroll = min(self.scroll, max(0, len(screen.lines) - self.page_rows))
             screen = replace(screen, scroll=self.scroll)
-        if info.get("problem"):  # a read-only or full SD card: say so where everyone looks
-            if screen.big:  # no title bar: it takes the headline's place, the headline goes below
-                screen = replace(screen, headline=word("cannot_save", panel.language),
-                                 lines=(*status_headline_rows(screen.headline or "", False), *screen.lines), die=None)
-            else:
-                screen = replace(screen, title=word("cannot_save", panel.language))
+        # Say what is wrong where everyone looks: a read-only or full SD card first (moves are
+        # refused), else buttons that could not be opened (the panel only shows; play on phones).
+        if info.get("problem"):
+            screen = _flagged(screen, word("cannot_save", panel.language))
+        elif panel.buttons_problem is not None:
+            screen = _flagged(screen, panel._t("NO BUTTONS", "ボタンなし"))
         return screen
 
     def key(self, panel: Panel, key: str) -> None:
@@ -144,6 +144,15 @@ class HomePage(Page):
             panel.push(panel.game_menu() if panel.public["game"] else panel.main_menu())
         elif key == "back" and panel.public["game"]:
             panel.push(JoinPage())
+
+
+def _flagged(screen: Screen, flag: str) -> Screen:
+    """``screen`` with ``flag`` as its title, or, on a screen without a title bar, as its
+    headline (the headline goes below)."""
+    if screen.big:
+        return replace(screen, headline=flag, lines=(*status_headline_rows(screen.headline or "", False), *screen.lines),
+                       die=None)
+    return replace(screen, title=flag)
 
 
 @dataclass
@@ -273,11 +282,13 @@ class Panel:
         hold_seconds: float = 0.8,
         repeat_seconds: float = 0.15,
         frame_seconds: float = FRAME_SECONDS,
+        buttons_problem: ButtonsProblem | None = None,
     ):
         self.table = table
         self.bots = bots  # companion.bots.seats.BotSeats: seat and remove bots from the game menu; or None
         self.display = display
         self.buttons = buttons
+        self.buttons_problem = buttons_problem  # why ``buttons`` is None, when they could not be opened
         self.width, self.height = size
         self.public_url = public_url
         self.lan_address = lan_address

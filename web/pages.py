@@ -128,6 +128,13 @@ def _rejoin() -> dict:
     return {"rejoin_url": url, "rejoin_qr": qr_svg(url, texts(choose_language())["rejoin.title"])}
 
 
+def buttons_problem(lang: str) -> str | None:
+    """Why the panel has no buttons, in ``lang`` (the panel's ``buttons_problem``), or None."""
+    panel = _companion().panel
+    problem = getattr(panel, "buttons_problem", None) if panel is not None else None
+    return None if problem is None else getattr(problem, lang)
+
+
 def render_page(template: str, status: int = 200, **data):
     """Render ``template`` in the reader's language with ``data``; its ``mode``, ``seat``
     and ``host`` also go to the page's scripts, as JSON (``page-data``)."""
@@ -145,7 +152,7 @@ def render_page(template: str, status: int = 200, **data):
     body = render_template(template, lang=lang, tr=texts(lang), page_data=page_data, join_url=join_url(),
                            switch_href=language_switch_href("en" if lang == "ja" else "ja"),
                            join_code=table.join_code, join_qr=qr_svg(join_url(), texts(lang)["join.qr"]),
-                           problem=table.problem, wifi=wifi_join(), **data)
+                           problem=table.problem, wifi=wifi_join(), buttons_problem=buttons_problem(lang), **data)
     response = make_response(body, status)
     if request.args.get("lang") in LANGUAGES:
         response.set_cookie(LANG_COOKIE, lang, max_age=LANG_COOKIE_SECONDS, samesite="Lax", httponly=True)
