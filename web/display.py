@@ -10,6 +10,8 @@ provides them)::
     panel.frame_png()      the current frame as PNG bytes (the display's own size)
     panel.text_lines()     the lines of text the frame shows
     panel.press(name, kind)  press a button through its mock pin: kind "short" or "long"
+    panel.buttons_problem  why the buttons could not be opened (its ``en``/``ja``), or None;
+                           read by ``web.pages`` for this page and the host's
 
 Routes:
 
