@@ -136,26 +136,9 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _doctor(args: argparse.Namespace) -> int:
-    import os
-    import subprocess
-
-    from .config import load_config
-
     from hardware import doctor  # the hardware only when asked for
 
-    path = args.config or doctor.default_config_path()
-    if os.geteuid() == 0 and os.path.exists(doctor.INSTALLED_UNIT) and not os.environ.get(doctor.IN_SERVICE):
-        # Root may do what the service may not: check with the installed unit's rights instead.
-        with open(doctor.INSTALLED_UNIT) as unit:
-            unit_text = unit.read()
-        arguments = [*(["--config", os.path.abspath(path)] if path else []),
-                     *(["--hardware", args.hardware] if args.hardware else []),
-                     *(["--no-buttons"] if args.no_buttons else [])]
-        print(f"Checking as the service runs (systemd-run with the settings of {doctor.INSTALLED_UNIT}):", flush=True)
-        return subprocess.run(doctor.as_service_command(unit_text, arguments)).returncode
-    config = load_config(path, {"hardware": args.hardware})
-    print(f"Checking {config.source or 'the built-in defaults'} as the user running this command:", flush=True)
-    return doctor.run_doctor(config, ask_buttons=doctor.interactive() and not args.no_buttons)
+    return doctor.run_command(args.config, args.hardware, args.no_buttons)
 
 
 def _export(args: argparse.Namespace) -> int:

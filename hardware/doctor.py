@@ -5,19 +5,30 @@ Each check prints one line, ``OK``, ``WARN`` or ``FAIL`` and what it found; ever
 comes with what to do about it, and a summary of the fixes ends the report. The exit
 status is 0 when nothing failed, 1 otherwise. The button check asks for each button to be
 pressed (it is skipped when nobody is there to press: no terminal, or ``--no-buttons``).
+
+Where the service is installed, the doctor reads the unit as systemd applies it (the file and
+its drop-ins, e.g. what ``systemctl edit companion`` wrote) and the service's state (a unit
+that keeps failing and restarting is said to be crash-looping). Run as root it checks with the
+unit's rights (``systemd-run``); run as another user it judges what the unit grants (the
+service user's data folder, port 80) by the unit, not by that user's own rights.
 """
 
 from __future__ import annotations
 
 import errno
+import grp
+import json
 import os
 import platform
+import pwd
 import queue
 import socket
+import subprocess
 import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from companion.config import Config, is_raspberry_pi
 
@@ -28,8 +39,15 @@ INSTALLED_CONFIG = "/etc/tabletop-companion/config.toml"
 """The configuration systemd/install.sh writes: what the doctor checks by default."""
 INSTALLED_UNIT = "/etc/systemd/system/companion.service"
 """The unit systemd/install.sh installs: run as root, the doctor checks with its rights."""
+UNIT_NAME = "companion.service"
+RUNTIME_DROP_INS = ("/run/systemd/system/companion.service.d",)
+"""Drop-in folders besides the installed unit's own ``companion.service.d`` (read without systemd)."""
 IN_SERVICE = "COMPANION_DOCTOR_AS_SERVICE"
 """Set in the environment of the doctor that runs with the unit's settings (no second hop)."""
+SERVICE_STATE = "COMPANION_DOCTOR_SERVICE_STATE"
+"""The service's state (JSON) as root saw it, handed to the doctor that runs with the unit's
+settings: systemctl may not reach systemd from inside the sandbox."""
+STATE_PROPERTIES = ("LoadState", "ActiveState", "SubState", "NRestarts", "Result", "ExecMainCode", "ExecMainStatus")
 NOT_CARRIED_OVER = {
     # When the program starts, stops and restarts: the doctor is a one-shot command.
     "Type", "NotifyAccess", "ExecStart", "ExecStartPre", "ExecStartPost", "ExecStop", "ExecStopPost",
@@ -62,11 +80,80 @@ class Report:
         self.failed = True
 
 
+@dataclass
+class InstalledService:
+    """The installed unit as systemd applies it, and the service's state."""
+
+    unit_text: str
+    """The unit file and then its drop-ins, in the order systemd reads them."""
+    state: dict[str, str] | None = None
+    """``systemctl show``'s STATE_PROPERTIES, or None where systemd cannot be asked."""
+
+    def values(self, key: str) -> list[str]:
+        """Every value ``key`` has in [Service], as systemd adds them up: an empty
+        assignment (``SupplementaryGroups=``) clears what came before."""
+        values: list[str] = []
+        for setting in _service_lines(self.unit_text):
+            name, _, value = setting.partition("=")
+            if name.strip() == key:
+                values = values + [value.strip()] if value.strip() else []
+        return values
+
+    def value(self, key: str) -> str | None:
+        """The value ``key`` ends with (the last assignment wins)."""
+        values = self.values(key)
+        return values[-1] if values else None
+
+
+def _systemctl(*arguments: str) -> str | None:
+    """systemctl's output, or None where it fails (no systemd, no such unit)."""
+    try:
+        answer = subprocess.run(["systemctl", "--no-pager", *arguments], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return answer.stdout if answer.returncode == 0 else None
+
+
+def installed_service(systemctl: Callable[..., str | None] | None = None) -> InstalledService | None:
+    """The installed service, or None when its unit is not installed.
+
+    Its text is ``systemctl cat``'s where systemd runs: the unit file and its drop-ins exactly as
+    systemd reads them (every folder, in its order). Otherwise the file and the ``*.conf`` of its
+    drop-in folders, sorted by name as systemd does (a name in an earlier folder hides the same
+    name in a later one). ``systemctl show`` would give some effective values, but in forms
+    ``systemd-run --property`` does not always take back; the text is what systemd parsed."""
+    if not os.path.exists(INSTALLED_UNIT):
+        return None
+    systemctl = systemctl or _systemctl
+    text = systemctl("cat", UNIT_NAME)
+    if not text or text.splitlines()[0].strip() != f"# {INSTALLED_UNIT}":  # systemd knows another unit, or none
+        with open(INSTALLED_UNIT) as unit:
+            text = unit.read()
+        drop_ins: dict[str, str] = {}
+        for folder in (INSTALLED_UNIT + ".d", *RUNTIME_DROP_INS):
+            try:
+                names = os.listdir(folder)
+            except OSError:
+                continue
+            for name in names:
+                if name.endswith(".conf"):
+                    drop_ins.setdefault(name, os.path.join(folder, name))
+        for name in sorted(drop_ins):
+            with open(drop_ins[name]) as drop_in:
+                text += f"\n# {drop_ins[name]}\n" + drop_in.read()
+    shown = systemctl("show", UNIT_NAME, "--property=" + ",".join(STATE_PROPERTIES))
+    state = dict(line.split("=", 1) for line in shown.splitlines() if "=" in line) if shown else None
+    return InstalledService(text, state)
+
+
 def run_doctor(config: Config, *, out: Callable[[str], None] = print, ask_buttons: bool = True,
                mock: bool | None = None, open_display=None, press_seconds: float = PRESS_SECONDS,
-               prompt: Callable[[str], None] | None = None, pins=None) -> int:
+               prompt: Callable[[str], None] | None = None, pins=None, service: InstalledService | None = None,
+               as_service: bool = False) -> int:
     """Run every check against ``config``; returns the exit status.
 
+    ``service`` is the installed service: its state is checked, and, unless ``as_service``
+    (this process runs with the unit's settings), what its unit grants is judged by the unit;
     ``mock`` forces emulated hardware (default: the configuration's choice);
     ``open_display(address)`` replaces opening the real display (tests);
     ``prompt`` is told "press <button>" before each button is waited for (default ``out``);
@@ -76,6 +163,8 @@ def run_doctor(config: Config, *, out: Callable[[str], None] = print, ask_button
 
     mock = uses_mock(config) if mock is None else mock
     report = Report(out)
+    if service is not None and service.state is not None:
+        _check_service(report, service.state)
     gpio = _check_platform(report, config, mock)
     _check_display(report, config, mock, open_display)
     if not gpio:
@@ -84,8 +173,9 @@ def run_doctor(config: Config, *, out: Callable[[str], None] = print, ask_button
         _check_buttons(report, config, pins or pin_factory(config.pin_factory, mock), press_seconds, prompt or out)
     else:
         out("SKIP  buttons: not asked to press them (run in a terminal without --no-buttons)")
-    _check_data_dir(report, config)
-    _check_port(report, config)
+    granted_by_unit = None if as_service else service
+    _check_data_dir(report, config, granted_by_unit)
+    _check_port(report, config, granted_by_unit)
     _check_network(report, config)
     if report.fixes:
         out("")
@@ -104,9 +194,9 @@ def default_config_path() -> str | None:
     return os.environ.get("COMPANION_CONFIG") or (INSTALLED_CONFIG if os.path.exists(INSTALLED_CONFIG) else None)
 
 
-def unit_settings(unit_text: str) -> list[str]:
-    """The ``Key=Value`` lines of a unit's [Service] section that say how its program runs:
-    its user, groups, capabilities, working directory, environment and sandbox."""
+def _service_lines(unit_text: str) -> list[str]:
+    """The ``Key=Value`` lines of every [Service] section of ``unit_text``, in order (a unit and
+    its drop-ins, each with its own section header)."""
     settings, section = [], None
     for raw in unit_text.splitlines():
         line = raw.strip()
@@ -115,21 +205,73 @@ def unit_settings(unit_text: str) -> list[str]:
         if line.startswith("[") and line.endswith("]"):
             section = line[1:-1]
         elif section == "Service" and "=" in line:
-            key = line.split("=", 1)[0].strip()
-            if key not in NOT_CARRIED_OVER:
-                settings.append(line)
+            settings.append(line)
     return settings
 
 
-def as_service_command(unit_text: str, arguments: list[str]) -> list[str]:
+def unit_settings(unit_text: str) -> list[str]:
+    """The ``Key=Value`` lines of a unit's [Service] sections that say how its program runs:
+    its user, groups, capabilities, working directory, environment and sandbox. In order:
+    ``systemd-run`` adds them up as systemd adds up a unit and its drop-ins."""
+    return [line for line in _service_lines(unit_text) if line.split("=", 1)[0].strip() not in NOT_CARRIED_OVER]
+
+
+def as_service_command(service: InstalledService, arguments: list[str]) -> list[str]:
     """How root runs ``companion doctor ARGUMENTS`` as the service would run: ``systemd-run``
-    with the installed unit's user, groups, capabilities, working directory and sandbox,
-    its input and output passed through, waiting for its exit status."""
-    program = next(line.split("=", 1)[1].split()[0] for line in unit_text.splitlines()
-                   if line.strip().startswith("ExecStart="))
+    with the installed unit's user, groups, capabilities, working directory and sandbox (its
+    drop-ins included), its input and output passed through, waiting for its exit status."""
+    program = service.value("ExecStart").split()[0]
+    state = [f"--setenv={SERVICE_STATE}={json.dumps(service.state)}"] if service.state is not None else []
     return ["systemd-run", "--quiet", "--wait", "--pipe", "--collect", "--service-type=exec",
-            f"--setenv={IN_SERVICE}=1", *(f"--property={setting}" for setting in unit_settings(unit_text)),
+            f"--setenv={IN_SERVICE}=1", *state, *(f"--property={setting}" for setting in unit_settings(service.unit_text)),
             program, "doctor", *arguments]
+
+
+def run_command(config_path: str | None, hardware: str | None, no_buttons: bool) -> int:
+    """``companion doctor``: as root with the service installed, the checks run again through
+    ``systemd-run`` with the unit's settings; otherwise here, as the user running it."""
+    from companion.config import load_config
+
+    path = config_path or default_config_path()
+    in_service = bool(os.environ.get(IN_SERVICE))
+    service = None if in_service else installed_service()
+    if os.geteuid() == 0 and service is not None:
+        # Root may do what the service may not: check with the installed unit's rights instead.
+        arguments = [*(["--config", os.path.abspath(path)] if path else []),
+                     *(["--hardware", hardware] if hardware else []),
+                     *(["--no-buttons"] if no_buttons else [])]
+        print(f"Checking as the service runs (systemd-run with the settings of {INSTALLED_UNIT} and its drop-ins):",
+              flush=True)
+        return subprocess.run(as_service_command(service, arguments)).returncode
+    if in_service and os.environ.get(SERVICE_STATE):
+        service = InstalledService("", json.loads(os.environ[SERVICE_STATE]))
+    config = load_config(path, {"hardware": hardware})
+    print(f"Checking {config.source or 'the built-in defaults'} as the user running this command:", flush=True)
+    return run_doctor(config, ask_buttons=interactive() and not no_buttons, service=service, as_service=in_service)
+
+
+def _check_service(report: Report, state: dict[str, str]) -> None:
+    """Whether the installed service runs, and whether it keeps failing and restarting."""
+    load, active, sub = state.get("LoadState"), state.get("ActiveState"), state.get("SubState")
+    if load != "loaded":
+        return  # not known to systemd (not installed here, or not yet reloaded): nothing to say
+    restarts = int(state.get("NRestarts") or 0)
+    code, status = state.get("ExecMainCode"), state.get("ExecMainStatus", "?")
+    # ExecMainCode is the kernel's CLD_* code: 1 exited, 2 killed, 3 dumped core.
+    last = f"exit status {status}" if code == "1" else f"killed by signal {status}" if code in ("2", "3") else "no exit yet"
+    log = "read why in its log: journalctl -u companion -b -n 50 (the checks here name the usual causes)"
+    if active == "activating" and sub == "auto-restart":
+        report.fail("service", f"crash-looping: it failed ({state.get('Result')}, {last}), has restarted {restarts} "
+                               "times and waits to start again", log)
+    elif active == "failed":
+        report.fail("service", f"stopped after failing ({state.get('Result')}, {last}; restarted {restarts} times)",
+                    log + "; then: sudo systemctl restart companion")
+    elif active == "active" and restarts:
+        report.warn("service", f"running, but it has restarted {restarts} times since it was started ({last})", log)
+    elif active == "active":
+        report.ok("service", f"running ({sub})")
+    else:
+        report.ok("service", f"{active} ({sub}): start it with sudo systemctl start companion")
 
 
 def _check_platform(report: Report, config: Config, mock: bool) -> bool:
@@ -247,28 +389,78 @@ def _wait_press(events: queue.Queue, name: str, seconds: float) -> bool:
     return False
 
 
-def _check_data_dir(report: Report, config: Config) -> None:
+def _check_data_dir(report: Report, config: Config, unit: InstalledService | None) -> None:
+    """Whether the data folder can be written: by this process, or, when ``unit`` is given (the
+    doctor runs as someone else than the service), by the unit's user, as systemd grants it."""
     path = config.data_dir
     existing = path
     while not existing.exists() and existing != existing.parent:
         existing = existing.parent
     if path.exists() and not path.is_dir():
         report.fail("data directory", f"{path} is a file, not a folder", f"remove {path} or set data_dir to a folder")
-    elif os.access(existing, os.W_OK | os.X_OK):
-        report.ok("data directory", f"{path} ({'exists' if path.exists() else 'will be created'}, writable)")
+        return
+    state = "exists" if path.exists() else "will be created"
+    if os.access(existing, os.W_OK | os.X_OK):
+        report.ok("data directory", f"{path} ({state}, writable)")
+        return
+    user = unit.value("User") if unit is not None else None
+    if user is None:
+        report.fail("data directory", f"{path} cannot be written by this user ({_me()})",
+                    f"give the user who runs the companion write access to {existing}, or set data_dir elsewhere")
+        return
+    if any(path == Path("/var/lib") / name for name in unit.values("StateDirectory")):
+        report.ok("data directory", f"{path} ({state}; systemd gives it to the service user {user}: StateDirectory)")
+    elif _writable_by(unit, user, existing):
+        report.ok("data directory", f"{path} ({state}, writable by the service user {user}, not by you: {_me()})")
     else:
-        report.fail("data directory", f"{path} cannot be written by this user",
-                    f"give the service user write access to {existing}, or set data_dir elsewhere")
+        report.fail("data directory", f"{path} cannot be written by the service user {user}",
+                    f"give {user} write access to {existing} (sudo chown {user} {existing}), or set data_dir elsewhere; "
+                    "outside /var/lib/tabletop-companion the unit must allow it too: "
+                    f"sudo systemctl edit companion, then [Service] ReadWritePaths={path}")
 
 
-def _check_port(report: Report, config: Config) -> None:
+def _me() -> str:
+    try:
+        return pwd.getpwuid(os.geteuid()).pw_name
+    except KeyError:
+        return f"uid {os.geteuid()}"
+
+
+def _writable_by(unit: InstalledService, user: str, folder: Path) -> bool:
+    """Whether ``user``, with the groups the unit gives it, may create files in ``folder``, by
+    its owner, group and mode (the only rights a user who is not root can read)."""
+    try:
+        account = pwd.getpwnam(user)
+        info = folder.stat()
+    except (KeyError, OSError):
+        return False
+    if account.pw_uid == 0:
+        return True
+    groups = set(os.getgrouplist(user, account.pw_gid))
+    for name in unit.values("Group")[-1:] + " ".join(unit.values("SupplementaryGroups")).split():
+        try:
+            groups.add(grp.getgrnam(name).gr_gid)
+        except KeyError:
+            continue
+    if info.st_uid == account.pw_uid:
+        return info.st_mode & 0o300 == 0o300
+    if info.st_gid in groups:
+        return info.st_mode & 0o030 == 0o030
+    return info.st_mode & 0o003 == 0o003
+
+
+def _check_port(report: Report, config: Config, unit: InstalledService | None) -> None:
     family = socket.AF_INET6 if ":" in config.host else socket.AF_INET
     with socket.socket(family, socket.SOCK_STREAM) as probe:
         try:
             probe.bind((config.host, config.port))
         except PermissionError:
-            report.fail("port", f"port {config.port} needs privileges this user lacks",
-                        "run as the installed service (systemd grants it the port) or choose a port above 1023")
+            if unit is not None and "CAP_NET_BIND_SERVICE" in " ".join(unit.values("AmbientCapabilities")):
+                report.ok("port", f"port {config.port} needs a privilege you lack and the service has "
+                                  "(AmbientCapabilities=CAP_NET_BIND_SERVICE)")
+            else:
+                report.fail("port", f"port {config.port} needs privileges this user lacks",
+                            "run as the installed service (systemd grants it the port) or choose a port above 1023")
             return
         except OSError as error:
             if error.errno == errno.EADDRINUSE and _companion_answers(config):

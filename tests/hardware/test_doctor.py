@@ -147,7 +147,10 @@ def installed(tmp_path, monkeypatch):
     monkeypatch.setattr(hardware.doctor, "INSTALLED_CONFIG", str(config))
     monkeypatch.setattr(hardware.doctor, "INSTALLED_UNIT", str(unit))
     monkeypatch.delenv("COMPANION_CONFIG", raising=False)
+    monkeypatch.setattr(hardware.doctor, "RUNTIME_DROP_INS", ())
+    monkeypatch.setattr(hardware.doctor, "_systemctl", lambda *arguments: None)  # no systemd here
     monkeypatch.delenv(hardware.doctor.IN_SERVICE, raising=False)
+    monkeypatch.delenv(hardware.doctor.SERVICE_STATE, raising=False)
     return config
 
 
@@ -196,3 +199,125 @@ def test_a_gpio_chip_the_service_cannot_open_points_at_the_units_group(tmp_path,
     status, lines = doctor(config_for(tmp_path, hardware="real", **{"display.driver": "none"}), mock=False, ask_buttons=False)
     fix = lines[lines.index("To fix:") + 1]
     assert "group 'gpio', which its unit grants" in fix and "sudo" in fix
+
+
+# ---------------------------------------------------------------------------------------------
+# The unit as systemd applies it (drop-ins), rights judged for the service user, crash loops
+# (issue 32, point 6)
+
+DROP_IN = """[Service]
+SupplementaryGroups=
+SupplementaryGroups=gpio
+ReadWritePaths=/srv/tables
+"""
+
+
+def test_as_root_the_doctor_carries_the_drop_ins_after_the_unit(installed, monkeypatch):
+    drop_ins = Path(hardware.doctor.INSTALLED_UNIT + ".d")
+    drop_ins.mkdir()
+    (drop_ins / "override.conf").write_text(DROP_IN)
+    (drop_ins / "10-earlier.conf").write_text("[Service]\nEnvironment=FIRST=1\n")
+    (drop_ins / "notes.txt").write_text("[Service]\nUser=nobody\n")  # not a drop-in: systemd reads *.conf only
+    run = []
+    monkeypatch.setattr(os, "geteuid", lambda: 0)
+    monkeypatch.setattr(subprocess, "run", lambda argv: run.append(argv) or subprocess.CompletedProcess(argv, 0))
+    assert main(["doctor", "--no-buttons"]) == 0
+    [argv] = run
+    properties = [argument.removeprefix("--property=") for argument in argv if argument.startswith("--property=")]
+    tail = properties[properties.index("Environment=FIRST=1"):]
+    assert tail == ["Environment=FIRST=1", "SupplementaryGroups=", "SupplementaryGroups=gpio",
+                    "ReadWritePaths=/srv/tables"]
+    assert properties.index("SupplementaryGroups=gpio i2c spi") < properties.index("Environment=FIRST=1")
+    assert "--property=User=nobody" not in argv
+    service = hardware.doctor.installed_service()
+    assert service.values("SupplementaryGroups") == ["gpio"]
+    assert service.value("User") == "tabletop-companion"
+
+
+def test_where_systemd_runs_its_own_reading_of_the_unit_is_used(installed):
+    unit = hardware.doctor.INSTALLED_UNIT
+    shown = {"cat": f"# {unit}\n[Service]\nUser=tabletop-companion\nExecStart=/x serve\n"
+                    "# /run/systemd/system/companion.service.d/50-vendor.conf\n[Service]\nUser=someone\n",
+             "show": "LoadState=loaded\nActiveState=active\nSubState=running\nNRestarts=0\n"}
+    service = hardware.doctor.installed_service(lambda command, *rest: shown[command])
+    assert service.value("User") == "someone"
+    assert service.state["ActiveState"] == "active"
+    # A unit systemd knows from elsewhere (not the installed file): the file is read instead.
+    other = hardware.doctor.installed_service(lambda command, *rest: "# /lib/systemd/system/companion.service\n"
+                                              if command == "cat" else None)
+    assert other.value("User") == "tabletop-companion" and other.state is None
+
+
+CRASH_LOOP = {"LoadState": "loaded", "ActiveState": "activating", "SubState": "auto-restart", "NRestarts": "7",
+              "Result": "exit-code", "ExecMainCode": "1", "ExecMainStatus": "1"}
+
+
+@pytest.mark.parametrize("state, line", [
+    (CRASH_LOOP, "FAIL  service: crash-looping: it failed (exit-code, exit status 1), has restarted 7 times and "
+                 "waits to start again"),
+    ({**CRASH_LOOP, "ActiveState": "active", "SubState": "running", "NRestarts": "2"},
+     "WARN  service: running, but it has restarted 2 times since it was started (exit status 1)"),
+    ({**CRASH_LOOP, "ActiveState": "failed", "SubState": "failed", "ExecMainCode": "2", "ExecMainStatus": "9"},
+     "FAIL  service: stopped after failing (exit-code, killed by signal 9; restarted 7 times)"),
+    ({**CRASH_LOOP, "ActiveState": "active", "SubState": "running", "NRestarts": "0"}, "OK    service: running (running)"),
+])
+def test_the_services_state_is_told_a_crash_loop_first(tmp_path, state, line):
+    service = hardware.doctor.InstalledService("", state)
+    status, lines = doctor(config_for(tmp_path, **{"network.hotspot": "never"}), ask_buttons=False, service=service)
+    assert lines[0] == line
+    assert status == (1 if line.startswith("FAIL") else 0)
+    if not line.startswith("OK"):
+        assert any("journalctl -u companion" in fix for fix in lines[lines.index("To fix:"):])
+
+
+def test_root_hands_the_services_state_to_the_doctor_that_runs_as_the_service(installed, monkeypatch, capsys):
+    run = []
+    monkeypatch.setattr(hardware.doctor, "_systemctl", lambda command, *rest: (
+        "\n".join(f"{key}={value}" for key, value in CRASH_LOOP.items()) if command == "show" else None))
+    monkeypatch.setattr(os, "geteuid", lambda: 0)
+    monkeypatch.setattr(subprocess, "run", lambda argv: run.append(argv) or subprocess.CompletedProcess(argv, 0))
+    main(["doctor", "--no-buttons"])
+    [setenv] = [argument for argument in run[0] if argument.startswith(f"--setenv={hardware.doctor.SERVICE_STATE}=")]
+    # The doctor inside systemd-run reads it from its environment.
+    monkeypatch.undo()
+    monkeypatch.setenv(hardware.doctor.IN_SERVICE, "1")
+    monkeypatch.setenv(*setenv.removeprefix("--setenv=").split("=", 1))
+    monkeypatch.setenv("COMPANION_CONFIG", str(installed))
+    assert main(["doctor", "--no-buttons"]) == 1
+    assert "FAIL  service: crash-looping" in capsys.readouterr().out
+
+
+def service_user_unit(user: str) -> "hardware.doctor.InstalledService":
+    return hardware.doctor.InstalledService(
+        f"[Service]\nUser={user}\nAmbientCapabilities=CAP_NET_BIND_SERVICE\nStateDirectory=tabletop-companion\n")
+
+
+def test_without_sudo_a_folder_the_service_user_owns_is_not_reported_as_unwritable(tmp_path, monkeypatch):
+    data = tmp_path / "data"
+    data.mkdir(mode=0o700)
+    os.chown(data, 65534, 65534)  # nobody's, as /var/lib/tabletop-companion is the service user's
+    monkeypatch.setattr(hardware.doctor.os, "access", lambda path, mode: False)  # as a user who is not root sees it
+    config = config_for(tmp_path, **{"network.hotspot": "never"})
+    status, lines = doctor(config, ask_buttons=False, service=service_user_unit("nobody"))
+    [line] = [line for line in lines if "data directory" in line]
+    assert line.startswith("OK    data directory:") and "writable by the service user nobody, not by you" in line
+    data.chmod(0o500)  # now nobody may not write either
+    status, lines = doctor(config, ask_buttons=False, service=service_user_unit("nobody"))
+    assert "FAIL  data directory: " + str(data) + " cannot be written by the service user nobody" in lines
+    assert any(f"give nobody write access to {data}" in line for line in lines)
+    # Run as the service (inside systemd-run) the doctor's own rights are the service's.
+    status, lines = doctor(config, ask_buttons=False, service=service_user_unit("nobody"), as_service=True)
+    assert any(line.startswith("FAIL  data directory: ") and "cannot be written by this user" in line for line in lines)
+
+
+def test_without_sudo_port_80_is_the_services_to_bind(tmp_path, monkeypatch):
+    class NoPrivilege(socket.socket):
+        def bind(self, address):
+            raise PermissionError(13, "Permission denied")
+
+    config = config_for(tmp_path, port=80, **{"network.hotspot": "never"})
+    monkeypatch.setattr(hardware.doctor.socket, "socket", NoPrivilege)
+    status, lines = doctor(config, ask_buttons=False, service=service_user_unit("nobody"))
+    assert "OK    port: port 80 needs a privilege you lack and the service has (AmbientCapabilities=CAP_NET_BIND_SERVICE)" in lines
+    status, lines = doctor(config, ask_buttons=False)
+    assert "FAIL  port: port 80 needs privileges this user lacks" in lines
