@@ -143,11 +143,11 @@ def _doctor(args: argparse.Namespace) -> int:
 
 def _export(args: argparse.Namespace) -> int:
     from .config import load_config
+    from .files import write_atomically
     from .records.backup import export_plays
 
     document = export_plays(load_config(args.config, {"data_dir": args.data}).data_dir)
-    with open(args.file, "w", encoding="utf-8") as out:
-        json.dump(document, out, ensure_ascii=False)
+    write_atomically(args.file, json.dumps(document, ensure_ascii=False), mode=0o644)
     print(f"{len(document['plays'])} plays written to {args.file}")
     return 0
 

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import enum
 import logging
-import os
 import pathlib
 import secrets
 import shutil
@@ -34,6 +33,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from .config import Config
+from .files import write_atomically
 from .stations import StationCountError, count_stations
 
 log = logging.getLogger(__name__)
@@ -133,9 +133,7 @@ def hotspot_password(data_dir: pathlib.Path) -> str:
         return password
     password = "".join(secrets.choice(PASSWORD_ALPHABET) for _ in range(PASSWORD_LENGTH))
     path.parent.mkdir(parents=True, exist_ok=True)
-    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(descriptor, "w") as file:
-        file.write(password + "\n")
+    write_atomically(path, password + "\n", mode=0o600)
     return password
 
 

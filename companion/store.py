@@ -1,8 +1,9 @@
 """SQLite persistence for the table: every change is committed before anyone is told.
 
 The database is the table's memory across power cuts. It is opened in WAL mode with
-``synchronous=FULL``, so a change whose transaction returned is on the disk even if
-the plug is pulled the next instant; a transaction cut short leaves no trace.
+``synchronous=FULL`` (``EXTRA`` should WAL be refused; see ``_open_for_writing``), so a
+change whose transaction returned is on the disk even if the plug is pulled the next
+instant; a transaction cut short leaves no trace.
 
 What is stored (see SCHEMA): the table's own keys (version, join code, host, when it was
 last opened), the games played (id, players, options, seed, result), the seats, every
@@ -151,8 +152,20 @@ class Store:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         try:
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=FULL")
+            # Durability (sqlite.org/pragma.html#pragma_synchronous): a move is acknowledged once
+            # its COMMIT returns, so that commit must survive a power cut. In WAL mode a commit
+            # is appended to the log, and synchronous=FULL syncs the log at every commit;
+            # NORMAL would sync only at checkpoints, keeping the database whole but able to
+            # lose its last acknowledged moves. Should WAL be refused (the pragma then answers
+            # the mode kept, e.g. "delete"), a commit is the journal's removal, which reaches
+            # the disk only when its folder is synced: EXTRA does that, FULL does not.
+            journal = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+            if journal == "wal":
+                db.execute("PRAGMA synchronous=FULL")
+            else:
+                log.warning("%s: SQLite kept journal mode %r instead of WAL; synchronous=EXTRA keeps "
+                            "every commit through a power cut", self.path, journal)
+                db.execute("PRAGMA synchronous=EXTRA")
             db.execute("PRAGMA foreign_keys=ON")
             db.execute("BEGIN IMMEDIATE")
             for statement in _statements(SCHEMA):
