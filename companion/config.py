@@ -279,6 +279,15 @@ def _wifi_password(value: object) -> str:
     return text
 
 
+def wifi_password_problem(text: str) -> str | None:
+    """What makes ``text`` unfit as a WPA2 password (as ``network.password`` is checked), or None."""
+    try:
+        _wifi_password(text)
+    except _Invalid as invalid:
+        return str(invalid)
+    return None
+
+
 def _path(value: object) -> pathlib.Path:
     if isinstance(value, os.PathLike):
         value = os.fspath(value)

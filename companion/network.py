@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import enum
 import logging
+import os
 import pathlib
 import secrets
 import shutil
@@ -32,7 +33,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from .config import Config
+from .config import Config, wifi_password_problem
 from .files import write_atomically
 from .stations import StationCountError, count_stations
 
@@ -109,7 +110,7 @@ class NetworkState:
 def machine_id(path: str = "/etc/machine-id") -> str:
     """The machine's id (32 hex digits), "" when there is none."""
     try:
-        return pathlib.Path(path).read_text().strip()
+        return pathlib.Path(path).read_bytes().decode(errors="replace").strip()  # only its hex digits are used
     except OSError:
         return ""
 
@@ -123,18 +124,50 @@ def default_ssid(machine: str) -> str:
 
 def hotspot_password(data_dir: pathlib.Path) -> str:
     """The generated password kept in ``data_dir`` (made on first use, readable only by the
-    service user). It is never logged; the Wi-Fi QR code shows it to the table."""
+    service user). It is never logged; the Wi-Fi QR code shows it to the table.
+
+    A kept password that cannot be one (not UTF-8 text, a NUL or another character a WPA2
+    password may not hold, too long) never stops the companion or its own network: the file is
+    set aside as ``hotspot-password.refused``, the log says why, and a new password is made,
+    which the pages and the panel show as ever. Should the new one not be kept (a read-only
+    card), it serves until the next start, and the log says so."""
     path = pathlib.Path(data_dir) / PASSWORD_FILE
-    try:
-        password = path.read_text().strip()
-    except FileNotFoundError:
-        password = ""
-    if len(password) >= 10:
+    password, problem = read_hotspot_password(path)
+    if password is not None:
         return password
     password = "".join(secrets.choice(PASSWORD_ALPHABET) for _ in range(PASSWORD_LENGTH))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    write_atomically(path, password + "\n", mode=0o600)
+    try:
+        if problem is not None:
+            refused = path.with_name(PASSWORD_FILE + ".refused")
+            os.replace(path, refused)
+            log.error("the Wi-Fi password kept in %s cannot be used: %s. It is set aside as %s and a new "
+                      "password is made; the pages and the panel show it", path, problem, refused.name)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomically(path, password + "\n", mode=0o600)
+    except OSError as error:
+        log.error("the new Wi-Fi password cannot be kept in %s (%s): it serves until the companion stops, "
+                  "and the next start makes another", path, error.strerror or error)
     return password
+
+
+def read_hotspot_password(path: pathlib.Path) -> tuple[str | None, str | None]:
+    """The password kept in ``path``, or None and why it cannot be used (None: no usable file
+    that is worth mentioning, i.e. none, or an empty or short one, made anew silently)."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return None, None
+    try:
+        text = raw.decode("utf-8").strip()
+    except UnicodeDecodeError as error:
+        return None, f"it is not UTF-8 text (byte 0x{raw[error.start]:02X} at position {error.start})"
+    if len(text) < 10 and text.isprintable():
+        return None, None  # empty or cut short: simply made again
+    problem = wifi_password_problem(text)
+    if problem is not None:
+        where = next((f"; it holds U+{ord(c):04X} at position {i}" for i, c in enumerate(text) if not " " <= c <= "~"), "")
+        return None, f"a Wi-Fi password {problem}{where}"
+    return text, None
 
 
 def configured_ssid(config: Config, machine: str | None = None) -> str:
@@ -524,6 +557,8 @@ class Supervisor:
                 return
             except NetworkError as error:
                 log.warning("%s (trying again in %g s)", error, self.poll_seconds)
+            except Exception:  # a bug must not end the thread: the own network would never come back
+                log.exception("the network supervisor failed (trying again in %g s)", self.poll_seconds)
             if wait(self.poll_seconds):
                 return
 
