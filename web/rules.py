@@ -18,15 +18,11 @@ marked ``{: .assumed }`` or ``{: .reading }`` into one that opens with a visible
 
 from __future__ import annotations
 
-import xml.etree.ElementTree as etree
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-import markdown
 from flask import Blueprint, current_app, redirect, request
-from markdown.extensions import Extension
-from markdown.treeprocessors import Treeprocessor
 from markupsafe import Markup
 
 from companion import games
@@ -51,43 +47,6 @@ BADGES = ("assumed", "reading")
 """Block classes that get a badge; its words are the page text ``rules.badge.<class>``."""
 
 
-class _Badges(Treeprocessor):
-    """Open every ``.assumed``/``.reading`` block with its badge; list the ``h2`` sections."""
-
-    def __init__(self, md, labels: dict[str, str]):
-        super().__init__(md)
-        self.labels = labels
-        self.sections: list[tuple[str, str]] = []
-
-    def run(self, root):
-        for element in root.iter():
-            if element.tag in ("h2", "h3") and not element.get("id"):
-                # A hint links to a section by its id: an id made up from the words would
-                # change with the wording (and be empty in Japanese).
-                raise ValueError(f"heading {''.join(element.itertext())!r} has no {{#id}}")
-            if element.tag == "h2":
-                self.sections.append((element.get("id"), "".join(element.itertext())))
-            kind = next((c for c in element.get("class", "").split() if c in BADGES), None)
-            if kind is not None:
-                badge = etree.Element("strong", {"class": f"badge rules-badge {kind}-badge"})
-                badge.text = self.labels[kind]
-                badge.tail = " " + (element.text or "")
-                element.text = None
-                element.insert(0, badge)
-
-
-class _BadgeExtension(Extension):
-    def __init__(self, labels: dict[str, str]):
-        super().__init__()
-        self.labels = labels
-        self.processor: _Badges | None = None
-
-    def extendMarkdown(self, md):
-        self.processor = _Badges(md, self.labels)
-        # After attr_list (priority 8) has put the ids and classes on the elements.
-        md.treeprocessors.register(self.processor, "rules-badges", 5)
-
-
 @dataclass(frozen=True)
 class RulesText:
     html: Markup
@@ -98,9 +57,12 @@ class RulesText:
 @lru_cache(maxsize=None)
 def rules_text(path: Path, lang: str) -> RulesText:
     """``path`` rendered to HTML for a ``lang`` page (the badges' words), read once."""
-    badges = _BadgeExtension({kind: texts(lang)[f"rules.badge.{kind}"] for kind in BADGES})
-    html = markdown.markdown(path.read_text(encoding="utf-8"), extensions=["attr_list", "tables", badges])
-    return RulesText(Markup(html), tuple(badges.processor.sections))
+    # Python-Markdown only when a rules page is first asked for: importing it is a twentieth
+    # of the service's start-up (benchmarks/startup.py), and most evenings nobody reads the rules.
+    from .rules_markdown import render
+
+    html, sections = render(path.read_text(encoding="utf-8"), {kind: texts(lang)[f"rules.badge.{kind}"] for kind in BADGES})
+    return RulesText(Markup(html), tuple(sections))
 
 
 def page_parts(game_id: str, lang: str) -> list[RulesText]:
