@@ -79,6 +79,9 @@ def press_button(name: str):
     problem = auth.csrf_problem(request)
     if problem:
         return _refuse(403, problem, "このリクエストは他のサイトから送られた可能性があるため拒否しました")
+    missing = getattr(panel, "buttons_problem", None)
+    if missing is not None:
+        return _refuse(409, missing.en, missing.ja)
     if not panel.is_mock:
         return _refuse(409, "buttons can be pressed from the web only when the hardware is mocked (hardware = \"mock\")",
                        "ウェブからボタンを押せるのは、ハードウェアを模擬しているとき（hardware = \"mock\"）だけです")

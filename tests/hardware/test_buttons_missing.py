@@ -102,6 +102,9 @@ def test_the_display_page_and_the_host_page_say_the_buttons_are_missing(panel, t
         page = web.get("/display?lang=en").get_data(as_text=True)
         assert "The buttons do not work: " in page and "data-button=" not in page
         assert "ボタンが使えません" in web.get("/display?lang=ja").get_data(as_text=True)
+        pressed = web.post("/api/buttons/ok", json={"press": "short"}, headers={"X-Requested-With": "companion"})
+        assert pressed.status_code == 409 and pressed.json["error"].startswith("The buttons do not work: ")
+        assert pressed.json["error_ja"].startswith("ボタンが使えません")
         web.set_cookie("host_token", table.claim_host())
         host = web.get("/host?lang=en")
         assert host.status_code == 200 and "The buttons do not work: " in host.get_data(as_text=True)
