@@ -62,12 +62,14 @@ def pin_factory(kind: str, mock: bool):
 @dataclass(frozen=True)
 class ButtonsProblem:
     """Why the buttons are missing: ``why_en`` and ``why_ja`` in plain words, ``fix`` for the
-    doctor and the log, ``detail`` the library's own message."""
+    doctor and the log, ``detail`` the library's own message; ``chip`` the GPIO device this
+    process may not open, when that is why."""
 
     why_en: str
     why_ja: str
     fix: str
     detail: str
+    chip: str | None = None
 
     @property
     def en(self) -> str:
@@ -97,7 +99,8 @@ def buttons_problem(error: BaseException, kind: str) -> ButtonsProblem:
             "the service reaches /dev/gpiochip* through the group 'gpio', which its unit grants "
             f"(SupplementaryGroups): `ls -l {chip}` must show group gpio with rw for the group, as on Raspberry Pi "
             "OS; elsewhere the installer adds a udev rule (SUBSYSTEM==\"gpio\", GROUP=\"gpio\", MODE=\"0660\"): "
-            "run it again, or add the rule, then `sudo udevadm trigger` and `sudo systemctl restart companion`", detail)
+            "run it again, or add the rule, then `sudo udevadm trigger` and `sudo systemctl restart companion`", detail,
+            chip)
     if not found:
         return ButtonsProblem(
             "this machine has no GPIO (no /dev/gpiochip*)", "この機械には GPIO がありません（/dev/gpiochip* がない）",

@@ -16,6 +16,7 @@ service user's data folder, port 80) by the unit, not by that user's own rights.
 from __future__ import annotations
 
 import errno
+import glob
 import grp
 import json
 import os
@@ -32,7 +33,7 @@ from pathlib import Path
 
 from companion.config import Config, is_raspberry_pi
 
-from .buttons import ButtonEvent, Buttons, buttons_problem, pin_factory
+from .buttons import GPIO_CHIPS, ButtonEvent, Buttons, buttons_problem, pin_factory
 from .display import DEVICE_FAULTS, device_factory
 
 INSTALLED_CONFIG = "/etc/tabletop-companion/config.toml"
@@ -165,15 +166,15 @@ def run_doctor(config: Config, *, out: Callable[[str], None] = print, ask_button
     report = Report(out)
     if service is not None and service.state is not None:
         _check_service(report, service.state)
-    gpio = _check_platform(report, config, mock)
+    granted_by_unit = None if as_service else service
+    gpio = _check_platform(report, config, mock, granted_by_unit)
     _check_display(report, config, mock, open_display)
     if not gpio:
-        out("SKIP  buttons: the GPIO cannot be opened (above)")
+        out("SKIP  buttons: this user cannot open the GPIO (above)")
     elif ask_buttons:
         _check_buttons(report, config, pins or pin_factory(config.pin_factory, mock), press_seconds, prompt or out)
     else:
         out("SKIP  buttons: not asked to press them (run in a terminal without --no-buttons)")
-    granted_by_unit = None if as_service else service
     _check_data_dir(report, config, granted_by_unit)
     _check_port(report, config, granted_by_unit)
     _check_network(report, config)
@@ -274,8 +275,9 @@ def _check_service(report: Report, state: dict[str, str]) -> None:
         report.ok("service", f"{active} ({sub}): start it with sudo systemctl start companion")
 
 
-def _check_platform(report: Report, config: Config, mock: bool) -> bool:
-    """The board and, on real hardware, the GPIO; False when the GPIO cannot be opened."""
+def _check_platform(report: Report, config: Config, mock: bool, unit: InstalledService | None) -> bool:
+    """The board and, on real hardware, the GPIO; False when the GPIO cannot be opened (by
+    this user: when ``unit`` is given, chips the service user may open are not a fault)."""
     model = _board_model()
     python = f"Python {platform.python_version()} on {platform.machine()}"
     if is_raspberry_pi():
@@ -290,7 +292,14 @@ def _check_platform(report: Report, config: Config, mock: bool) -> bool:
     try:
         factory = pin_factory(config.pin_factory, mock=False)
     except Exception as error:  # no library, a /dev/gpiochip only root may open, no GPIO at all...
-        _report_buttons_missing(report, "GPIO", buttons_problem(error, config.pin_factory))
+        problem = buttons_problem(error, config.pin_factory)
+        user = unit.value("User") if unit is not None else None
+        chips = sorted(glob.glob(GPIO_CHIPS))
+        if problem.chip and user and chips and all(_allowed(unit, user, Path(chip), 0o6) for chip in chips):
+            report.ok("GPIO", f"you may not open {problem.chip}, the service user {user} may (with the groups "
+                              "its unit gives it); run the doctor with sudo to check as the service")
+        else:
+            _report_buttons_missing(report, "GPIO", problem)
         return False
     factory.close()
     report.ok("GPIO", f"gpiozero's {config.pin_factory} pin factory works")
@@ -410,7 +419,7 @@ def _check_data_dir(report: Report, config: Config, unit: InstalledService | Non
         return
     if any(path == Path("/var/lib") / name for name in unit.values("StateDirectory")):
         report.ok("data directory", f"{path} ({state}; systemd gives it to the service user {user}: StateDirectory)")
-    elif _writable_by(unit, user, existing):
+    elif _allowed(unit, user, existing, 0o3):
         report.ok("data directory", f"{path} ({state}, writable by the service user {user}, not by you: {_me()})")
     else:
         report.fail("data directory", f"{path} cannot be written by the service user {user}",
@@ -426,12 +435,13 @@ def _me() -> str:
         return f"uid {os.geteuid()}"
 
 
-def _writable_by(unit: InstalledService, user: str, folder: Path) -> bool:
-    """Whether ``user``, with the groups the unit gives it, may create files in ``folder``, by
-    its owner, group and mode (the only rights a user who is not root can read)."""
+def _allowed(unit: InstalledService, user: str, path: Path, rights: int) -> bool:
+    """Whether ``user``, with the groups the unit gives it, has ``rights`` (rwx bits, e.g. 0o6:
+    read and write; 0o3 on a folder: create files) on ``path``, by its owner, group and mode
+    (the only rights a user who is not root can read)."""
     try:
         account = pwd.getpwnam(user)
-        info = folder.stat()
+        info = path.stat()
     except (KeyError, OSError):
         return False
     if account.pw_uid == 0:
@@ -442,11 +452,8 @@ def _writable_by(unit: InstalledService, user: str, folder: Path) -> bool:
             groups.add(grp.getgrnam(name).gr_gid)
         except KeyError:
             continue
-    if info.st_uid == account.pw_uid:
-        return info.st_mode & 0o300 == 0o300
-    if info.st_gid in groups:
-        return info.st_mode & 0o030 == 0o030
-    return info.st_mode & 0o003 == 0o003
+    shift = 6 if info.st_uid == account.pw_uid else 3 if info.st_gid in groups else 0
+    return info.st_mode >> shift & rights == rights
 
 
 def _check_port(report: Report, config: Config, unit: InstalledService | None) -> None:

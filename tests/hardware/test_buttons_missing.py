@@ -122,7 +122,7 @@ def test_the_doctor_says_in_both_languages_that_the_buttons_are_missing(tmp_path
     [gpio] = [line for line in lines if line.startswith("FAIL  GPIO:")]
     assert "the buttons are missing" in gpio and "can not open gpiochip" in gpio
     assert "ボタンが使えません" in gpio and "the phones work" in gpio
-    assert "SKIP  buttons: the GPIO cannot be opened (above)" in lines
+    assert "SKIP  buttons: this user cannot open the GPIO (above)" in lines
 
 
 BOOTSTRAP = """

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import grp
 import http.server
 import os
 import socket
@@ -321,3 +322,26 @@ def test_without_sudo_port_80_is_the_services_to_bind(tmp_path, monkeypatch):
     assert "OK    port: port 80 needs a privilege you lack and the service has (AmbientCapabilities=CAP_NET_BIND_SERVICE)" in lines
     status, lines = doctor(config, ask_buttons=False)
     assert "FAIL  port: port 80 needs privileges this user lacks" in lines
+
+
+def test_without_sudo_a_gpio_chip_the_services_group_may_open_is_not_a_fault(tmp_path, monkeypatch):
+    chip = tmp_path / "gpiochip0"
+    chip.touch()
+    chip.chmod(0o660)
+    os.chown(chip, 0, grp.getgrnam("users").gr_gid)  # root:users, as root:gpio on a Pi; nobody is not in it
+    monkeypatch.setattr(hardware.doctor, "GPIO_CHIPS", str(tmp_path / "gpiochip*"))
+    monkeypatch.setattr(hardware.doctor, "is_raspberry_pi", lambda: True)
+
+    def denied(name, mock):
+        raise PermissionError(13, "Permission denied", str(chip))
+
+    monkeypatch.setattr(hardware.doctor, "pin_factory", denied)
+    config = config_for(tmp_path, hardware="real", **{"display.driver": "none", "network.hotspot": "never"})
+    unit = hardware.doctor.InstalledService("[Service]\nUser=nobody\nSupplementaryGroups=users\n")
+    status, lines = doctor(config, mock=False, ask_buttons=False, service=unit)
+    assert f"OK    GPIO: you may not open {chip}, the service user nobody may (with the groups its unit gives it); " \
+           "run the doctor with sudo to check as the service" in lines
+    assert status == 0
+    chip.chmod(0o600)  # root's alone: the service may not either
+    status, lines = doctor(config, mock=False, ask_buttons=False, service=unit)
+    assert any(line.startswith("FAIL  GPIO: the buttons are missing: this service may not open") for line in lines)
