@@ -10,7 +10,7 @@ Where the service is installed, the doctor reads the unit as systemd applies it 
 its drop-ins, e.g. what ``systemctl edit companion`` wrote) and the service's state (a unit
 that keeps failing and restarting is said to be crash-looping). Run as root it checks with the
 unit's rights (``systemd-run``); run as another user it judges what the unit grants (the
-service user's data folder, port 80) by the unit, not by that user's own rights.
+service user's data folder, port 80, the GPIO) by the unit, not by that user's own rights.
 """
 
 from __future__ import annotations
