@@ -447,6 +447,8 @@ async function send(action) {
     draw();
   } catch (error) {
     sending = false;
+    // Not drawn again until the view comes back, which may take a whole outage: not busy meanwhile.
+    root.setAttribute("aria-busy", "false");
     say(error.message, "error");
     // Refused, or lost on the way (was it applied?): the table's view says; a fetch that
     // fails too is retried by follow() until it works.
