@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import subprocess
 import sys
 import tempfile
@@ -142,7 +141,7 @@ def main() -> int:
         return 0
 
     worst = 0.0
-    print(f"| shape | file | peak above idle | idle | time | answer |\n| --- | --- | --- | --- | --- | --- |")
+    print("| shape | file | peak above idle | idle | time | answer |\n| --- | --- | --- | --- | --- | --- |")
     with tempfile.TemporaryDirectory() as scratch:
         scratch = Path(scratch)
         (scratch / "seeds").mkdir()
