@@ -154,9 +154,9 @@ def _export(args: argparse.Namespace) -> int:
 
 def _import(args: argparse.Namespace) -> int:
     from .config import load_config
-    from .records.backup import import_plays, read_document
+    from .records.backup import import_file
 
-    added, known = import_plays(load_config(args.config, {"data_dir": args.data}).data_dir, read_document(args.file))
+    added, known = import_file(load_config(args.config, {"data_dir": args.data}).data_dir, args.file)
     print(f"{added} plays imported, {known} already there")
     return 0
 

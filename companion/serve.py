@@ -316,12 +316,16 @@ class Server:
     def stop(self) -> None:
         """Stop serving, within about STOP_SECONDS.
 
-        First the event streams end, and the worker threads finish what they are doing
+        First the event streams end, hints are refused (those being thought too), and the
+        worker threads finish what they are doing
         (their last writes still need the sockets and waitress's wake-up pipe); then every
         socket is closed from inside waitress's own loop, whose thread owns the socket map,
         which makes :meth:`serve_forever` return.
         """
-        self.app.extensions["companion"].events.stop()
+        companion = self.app.extensions["companion"]
+        companion.events.stop()
+        if companion.bots is not None:  # a hint being thought answers "stopping" now, not when thought
+            companion.bots.stop_hints()
         self._waitress.task_dispatcher.shutdown(cancel_pending=True, timeout=STOP_SECONDS)
         try:
             self._waitress.trigger.pull_trigger(lambda: wasyncore.close_all(self._map))

@@ -67,6 +67,17 @@ class HintAbandoned(RuntimeError):
     """The request for a hint ended before its answer came: the question was dropped."""
 
 
+class HintOutdated(Conflict):
+    """The table moved on (a new game, a move, the seat freed) while the hint was thought:
+    its answer is for a position that is gone."""
+
+
+TROUBLE_WORDS = {"en": "This bot cannot move just now; it tries again in {seconds} s.",
+                 "ja": "このボットは今、手を選べません。{seconds}秒後にもう一度試します。"}
+"""What every screen shows of a bot that cannot move: a fixed sentence. Why is logged only:
+a search's error may name what the bot's seat alone sees, a hidden card."""
+
+
 def bot_name(seat: int, level: str) -> str:
     """The name a bot's seat is kept under at the table: ``Bot 2 (Normal)``. Screens name a
     bot in their own language from the seat's level (``Table.bots``), not from this name;
@@ -224,6 +235,8 @@ class BotSeats:
         self._hints: dict[int, _Hint] = {}  # seat -> its hint in flight
         self._retry_at: dict[int, float] = {}  # seat -> when its bot, in trouble, tries again (monotonic)
         self._lock = threading.RLock()  # re-entered: cancelling a hint under it calls _forget_hint
+        self._hint_news = threading.Condition(self._lock)  # a hint answered, or hints stopped
+        self._hints_stopped = False
         self._db = sqlite3.connect(Path(data_dir) / DATABASE, check_same_thread=False)
         with self._db:
             self._db.execute("CREATE TABLE IF NOT EXISTS bot_seats (seat INTEGER PRIMARY KEY, token TEXT NOT NULL, level TEXT NOT NULL)")
@@ -291,7 +304,10 @@ class BotSeats:
         if the worker has not taken it yet, and is refused with :class:`HintBusy` if it has.
         ``gone`` says whether the asker has given up (its request ended): then the question
         is dropped (:class:`HintAbandoned`) unless another request of the seat still waits for it.
-        NoBot when the game has no bots or the seat has nothing to do."""
+        NoBot when the game has no bots or the seat has nothing to do; HintOutdated when the
+        table moved on while the hint was thought (its answer is not given: it would be a move
+        of a position that is gone, perhaps of the previous game); CancelledError at once when
+        the companion is stopping (:meth:`stop_hints`), also for a hint being thought."""
         low, high = HINT_SECONDS_RANGE
         if seconds is None:
             seconds = min(max(budget("normal", self._config), low), high)
@@ -303,6 +319,8 @@ class BotSeats:
         if view["over"] or not view["actions"]:
             raise NoBot("you have nothing to do now, so there is nothing to hint")
         with self._lock:
+            if self._hints_stopped:
+                raise concurrent.futures.CancelledError()
             flying = self._hints.get(seat)
             if flying is not None and flying.version == view["version"] and not flying.future.cancelled():
                 flying.waiters += 1
@@ -319,13 +337,16 @@ class BotSeats:
         deadline = time.monotonic() + seconds + WAIT_MARGIN_SECONDS
         try:
             while True:
-                try:
-                    return flying.future.result(timeout=HINT_POLL_SECONDS)
-                except TimeoutError:
-                    if gone():
-                        raise HintAbandoned("the phone stopped waiting for its hint") from None
-                    if time.monotonic() > deadline:
-                        raise
+                with self._lock:  # woken by the answer or by stop_hints, else now and then to look at the phone
+                    self._hint_news.wait_for(lambda: flying.future.done() or self._hints_stopped, HINT_POLL_SECONDS)
+                    if self._hints_stopped:
+                        raise concurrent.futures.CancelledError()
+                if flying.future.done():
+                    return self._still_current(seat, view, flying.future.result())
+                if gone():
+                    raise HintAbandoned("the phone stopped waiting for its hint")
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"no hint came within {seconds + WAIT_MARGIN_SECONDS:.0f} s")
         finally:
             with self._lock:
                 flying.waiters -= 1
@@ -334,10 +355,29 @@ class BotSeats:
             if flying.future.cancelled():
                 self._forget_hint(seat, flying)
 
+    def _still_current(self, seat: int, asked: dict, action: dict) -> dict:
+        """``action``, the hint for the view ``asked``, if the seat may still make it in the same play."""
+        try:
+            now = self._table.view(seat)
+        except NotFound:  # a new game without this seat
+            now = None
+        if now is None or now["play_id"] != asked["play_id"] or action not in now["actions"]:
+            raise HintOutdated("the table moved on while the hint was being thought: ask again",
+                               "ヒントを考えている間に場面が変わりました。もう一度どうぞ")
+        return action
+
     def _forget_hint(self, seat: int, flying: _Hint) -> None:
         with self._lock:
             if self._hints.get(seat) is flying:
                 del self._hints[seat]
+            self._hint_news.notify_all()
+
+    def stop_hints(self) -> None:
+        """Refuse hints from now on (CancelledError), also to the requests waiting for one,
+        at once: the server, stopping, waits for its requests (``companion serve``)."""
+        with self._lock:
+            self._hints_stopped = True
+            self._hint_news.notify_all()
 
     # ------------------------------------------------------------------ playing
 
@@ -349,6 +389,7 @@ class BotSeats:
 
     def stop(self) -> None:
         """Stop playing (a move being thought about is dropped) and end the worker processes."""
+        self.stop_hints()
         self._stopping.set()
         self._wake.set()
         if self._unsubscribe is not None:
@@ -429,8 +470,7 @@ class BotSeats:
         why = str(error) or type(error).__name__
         log.error("the bot on seat %d could not move (%s): trying again in %d s", seat + 1, why, RETRY_SECONDS)
         self._retry_at[seat] = time.monotonic() + RETRY_SECONDS
-        self._report(seat, {"en": f"This bot cannot move ({why}); it tries again in {RETRY_SECONDS} s.",
-                            "ja": f"このボットは手を選べません（{why}）。{RETRY_SECONDS}秒後にもう一度試します。"})
+        self._report(seat, {lang: words.format(seconds=RETRY_SECONDS) for lang, words in TROUBLE_WORDS.items()})
 
     def _report(self, seat: int, trouble: dict | None) -> None:
         try:

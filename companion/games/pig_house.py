@@ -414,7 +414,7 @@ class PigHouse(Game):
                 actions += [{"type": "wolf_potted", "wolf": wolf} for wolf in attack["attackers"]]
         if self._may_lose_pigs(state, seat):
             actions.append({"type": "pig_lost"})
-            if not state["invincibility_used"][seat]:
+            if not state["invincibility_used"][seat] and str(seat) not in attack["lost"]:
                 actions.append({"type": "invincible"})
         return actions
 
@@ -996,10 +996,17 @@ class PigHouse(Game):
                 return _NO_PIG_LEFT
             if kind == "pig_lost":
                 return "your pigs are invincible against this attack", "この攻撃ではあなたのこぶたは無敵です"
-            if kind == "invincible":
+            if kind == "invincible" and state["invincibility_used"][seat]:
                 return (
                     "invincibility can be used only once per game, and you have used it",
                     "無敵はゲーム中1回だけで、もう使いました",
+                )
+            if kind == "invincible":  # rule 4.6 (無敵): it keeps every pig of the seat from the whole attack
+                return (
+                    "you have reported a pig lost to this attack, and invincibility keeps all your pigs from the "
+                    "whole attack: it is used before any is lost (if the loss was a mistake, the host can undo it)",
+                    "この攻撃でこぶたを失ったと報告済みです。無敵は攻撃全体からすべてのこぶたを守るので、失う前に使います"
+                    "(報告が間違いならホストが取り消せます)",
                 )
             if seat != turn["seat"]:
                 who = seat_ref(turn["seat"])

@@ -647,7 +647,7 @@ class Swap5(Game):
         )
         self.log(
             state,
-            f"Game over: {why[0]}. {seat_ref(winner)} wins with {best} points{tie[0]}.",
+            f"Game over: {why[0]}. {seat_ref(winner)} wins with {_points(best)}{tie[0]}.",
             f"ゲーム終了: {why[1]}。{seat_ref(winner)}の勝ち ({best}点){tie[1]}。",
         )
 
@@ -728,7 +728,7 @@ class Swap5(Game):
             parts_en = [f"made {en}" for en, _ in made] + [f"broke {en}" for en, _ in broken]
             parts_ja = [f"{ja}ができた" for _, ja in made] + [f"{ja}が崩れた" for _, ja in broken]
             s = seat_ref(change["seat"])
-            text[0] += f" {s}: {change['before']} → {change['after']} points ({'; '.join(parts_en)})."
+            text[0] += f" {s}: {change['before']} → {_points(change['after'])} ({'; '.join(parts_en)})."
             text[1] += f" {s}: {change['before']} → {change['after']}点 ({'、'.join(parts_ja)})。"
         self.log(state, text[0], text[1])
 
@@ -899,11 +899,16 @@ class Swap5(Game):
 _KIND_JA = {"swap": "スワップ", "move": "移動"}
 
 
+def _points(n: int) -> str:
+    """"1 point", "2 points"."""
+    return f"{n} point{'' if n == 1 else 's'}"
+
+
 def _summary(winner: int, best: int, tied: list[int]) -> Words:
     """The result in a sentence or two: the winner and, when points were tied, the tie and
     the book's tie-break (first to act in the last lap; ``tied`` is in that lap's order)."""
     who = seat_ref(winner)
-    points = f"{best} point{'' if best == 1 else 's'}"
+    points = _points(best)
     if len(tied) == 1:
         return f"{who} wins with {points}.", f"{who}が{best}点で勝ちました。"
     tied_en, tied_ja = seat_list(sorted(tied))

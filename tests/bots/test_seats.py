@@ -20,7 +20,8 @@ from pathlib import Path
 import pytest
 
 from companion.bots import NoBot
-from companion.bots.seats import DATABASE, BotSeats, HintAbandoned, HintBusy, WorkerDied, WorkerThinker, bot_name
+from companion.bots.seats import (DATABASE, BotSeats, HintAbandoned, HintBusy, HintOutdated, WorkerDied, WorkerThinker,
+                                  bot_name)
 from companion.config import BotsConfig
 from companion.table import Conflict, NotFound, Table
 
@@ -504,7 +505,74 @@ def test_one_seat_has_one_hint_in_flight_and_a_hint_nobody_waits_for_is_dropped(
         bots.stop()
 
 
-def test_a_bot_that_cannot_move_says_so_on_every_screen_and_tries_again(table, tmp_path, monkeypatch):
+def test_stopping_refuses_a_hint_being_thought_at_once_and_every_later_one(table, tmp_path):
+    """The server, stopping, waits for its requests: a hint being thought must not hold it
+    (issue #33; the stop's time with a hint in flight: benchmarks/README.md)."""
+    table.start_game("swap5", 2, seed=2)
+    hinter = Gated(table)  # answers only when told: never, here
+    bots = BotSeats(table, tmp_path, QUICK, thinker=FakeThinker(table), hinter=hinter)
+    outcome = []
+
+    def ask():
+        try:
+            outcome.append(bots.hint(0, 5.0))
+        except concurrent.futures.CancelledError:
+            outcome.append("refused")
+
+    asking = threading.Thread(target=ask)
+    try:
+        asking.start()
+        wait_until(lambda: hinter.futures)
+        assert hinter.futures[0][0].set_running_or_notify_cancel()  # the worker has it: it is being thought
+        bots.stop_hints()
+        asking.join(timeout=60)  # woken by stop_hints, not by the answer (which never comes)
+        assert outcome == ["refused"]
+        with pytest.raises(concurrent.futures.CancelledError):
+            bots.hint(0, 0.5)
+        assert len(hinter.futures) == 1  # nothing more was asked of the worker
+    finally:
+        bots.stop()
+
+
+def test_a_hint_for_a_position_gone_meanwhile_is_refused_not_answered(table, tmp_path):
+    """A hint asked just before a new game never answers with a move of the previous game."""
+    table.start_game("swap5", 2, seed=2)
+    hinter = Gated(table)
+    bots = BotSeats(table, tmp_path, QUICK, thinker=FakeThinker(table), hinter=hinter)
+    outcome = []
+
+    def ask():
+        try:
+            outcome.append(bots.hint(0, 1.0))
+        except HintOutdated as refusal:
+            outcome.append(refusal)
+
+    try:
+        for change in ("a new game", "a move"):
+            asking = threading.Thread(target=ask)
+            asking.start()
+            wait_until(lambda: len(hinter.futures) == len(outcome) + 1)
+            if change == "a new game":
+                table.start_game("swap5", 2, seed=2)  # the same deal: the old answer is even one of its actions
+            else:
+                view = table.view(0)
+                table.act(0, view["actions"][0], view["version"])
+            hinter.take_and_answer(len(outcome))  # the answer, of the position asked about, comes after
+            asking.join(timeout=60)
+            assert isinstance(outcome[-1], HintOutdated), change
+            assert "moved on" in outcome[-1].args[0] and outcome[-1].ja
+        answered = []
+        asking = threading.Thread(target=lambda: answered.append(bots.hint(1, 1.0)))
+        asking.start()
+        wait_until(lambda: len(hinter.futures) == 3)
+        hinter.take_and_answer(2)  # the position asked about is still the table's: answered
+        asking.join(timeout=60)
+        assert answered == [table.view(1)["actions"][0]]
+    finally:
+        bots.stop()
+
+
+def test_a_bot_that_cannot_move_says_so_on_every_screen_and_tries_again(table, tmp_path, monkeypatch, caplog):
     monkeypatch.setattr("companion.bots.seats.RETRY_SECONDS", 0.5)
 
     class FailsTwice(FakeThinker):
@@ -529,6 +597,8 @@ def test_a_bot_that_cannot_move_says_so_on_every_screen_and_tries_again(table, t
         bots.stop()
     troubles = [words for words in seen if words]
     assert troubles and "cannot move" in troubles[0]["en"] and "手を選べません" in troubles[0]["ja"]
-    assert "none of the view's actions" in troubles[0]["en"]
+    # The search's own words may name a hidden card: the log has them, the screens a fixed sentence.
+    assert "none of the view's actions" not in troubles[0]["en"] + troubles[0]["ja"]
+    assert "none of the view's actions" in caplog.text
     assert len(thinker.calls) >= 3  # it tried again, without any change of the table
     assert table.public()["seats"][0]["trouble"] is None and table.view(0)["troubles"] == {}

@@ -9,6 +9,7 @@ Every wait is on an event or on the page's state, never a sleep.
 from __future__ import annotations
 
 import concurrent.futures
+import random
 import threading
 import warnings
 from contextlib import contextmanager
@@ -256,7 +257,8 @@ def test_a_bot_that_cannot_move_says_so_on_the_phones_in_their_language(tmp_path
             expect(trouble).to_contain_text("手を選べません")
             expect(trouble).to_contain_text("もう一度試します")
         else:
-            expect(trouble).to_contain_text("This bot cannot move (the view and the game disagree)")
+            expect(trouble).to_contain_text("This bot cannot move just now")
+            expect(trouble).not_to_contain_text("disagree")  # the search's own words are logged, not shown
             expect(trouble).to_contain_text("tries again")
 
 
@@ -273,3 +275,30 @@ def test_a_bots_name_is_shown_in_the_pages_language_only(tmp_path, browser, new_
         assert hidden not in names.first.inner_text()
         phone.goto(f"{url}/J/{table.join_code}")  # the join page's list of seats
         expect(phone.locator("li[data-seat='0'] .seat-name")).to_have_text(shown)
+
+
+def test_swap5s_prompt_and_hint_stay_on_the_first_screen_with_trump_cards_played(tmp_path, browser, new_phone):
+    """Issue #33, point 12: at 360 x 640 the list of trump cards played pushed the prompt and
+    *Hint* below the fold; the list now comes after them."""
+    with serving(tmp_path, LastBoardMove()) as (url, table, _):
+        table.start_game("swap5", 4, seed=3)
+        chooser = random.Random(3)
+        while True:  # trump cards first, at the table itself, until five are played and a person holds one more
+            view = table.view(None)
+            seat = view["to_act"][0]
+            actions = table.view(seat)["actions"]
+            trumps = [action for action in actions if action["type"] == "trump"]
+            if len(view["public"]["trumps_played"]) >= 5 and trumps:
+                break
+            table.act(seat, chooser.choice(trumps or actions), table.version)
+        tokens = {other: table.join(other, name) for other, name in enumerate(["Aki", "Bo", "Chika", "Dai"])}
+        phone = new_phone(viewport={"width": 360, "height": 640})
+        phone.goto(f"{url}/R/{tokens[seat]}")
+        expect(phone.locator("#game")).to_have_attribute("data-version", str(table.version))
+        expect(phone.locator("#game")).to_contain_text("Trump cards played:")
+        bottoms = phone.evaluate("""() => {
+          window.scrollTo(0, 0);
+          return ['.actions .prompt', '[data-testid=hint-button]'].map((s) => document.querySelector(s).getBoundingClientRect().bottom);
+        }""")
+        assert max(bottoms) <= 640, f"the prompt and Hint end at {bottoms} px: below the first screen"
+        fits_the_screen(phone, 360)

@@ -127,6 +127,22 @@ def test_offline_between_the_first_tap_and_the_second_then_the_move_can_be_made(
     assert live.table.action_log()[-1]["action"] == move
 
 
+def test_a_failed_send_leaves_the_page_no_longer_busy_while_the_network_is_still_down(live, swap5):
+    """aria-busy says a move is on its way: once its send has failed, screen readers must not
+    be told to wait for the whole outage (issue #33, point 11)."""
+    phones, mover = swap5
+    page = phones[mover]
+    move = a_move(live.table, mover)
+    page.locator(f'.s5-board button[data-cell="{move["from"]}"]').click()
+    page.context.set_offline(True)
+    page.locator(f'.s5-board button[data-cell="{move["to"]}"]').click()
+    expect(page.get_by_test_id("connection")).to_be_visible()  # the send failed; still offline
+    expect(page.locator("#game")).to_have_attribute("aria-busy", "false")
+    page.context.set_offline(False)
+    shows_current(page, live.table)
+    expect(page.locator("#game")).to_have_attribute("aria-busy", "false")
+
+
 def test_a_move_that_arrived_but_whose_answer_was_lost_shows_on_the_phone(live, swap5):
     phones, mover = swap5
     page = phones[mover]

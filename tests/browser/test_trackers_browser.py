@@ -239,6 +239,49 @@ def test_pig_house_a_scouting_turn_then_a_building_turn_with_the_die_and_an_atta
     expect(phones[2].locator(".turn")).to_have_text("Your turn!")
 
 
+def test_pig_house_attack_done_as_the_only_move_asks_to_confirm_and_the_attack_says_what_happened(live, new_phone):
+    """Issue #33, point 3: "Attack done" as the turn player's only move is selected by one tap
+    and sent by a second, as on the panel, so others can still enter their lost pigs; and the
+    attack box never shows a seat invincible beside that seat's losses."""
+    table = live.table
+    table.start_game("pig-house", 3, seed=4)
+    while True:  # at the table itself: to an attack where the turn player has only "Attack done" left
+        view = table.view(None)
+        public, seat = view["public"], view["to_act"][0]
+        actions = table.view(seat)["actions"]
+        if public["step"] == "attack" and not public["invincibility_used"][public["seat"]]:
+            seat = public["seat"]
+            table.act(seat, {"type": "invincible"}, table.version)
+            if table.view(seat)["actions"] == [{"type": "attack_done"}]:
+                break
+            actions = [{"type": "attack_done"}]
+        skip = [action for action in actions if action == {"type": "pot", "action": "skip"}]
+        table.act(seat, (skip or actions)[0], table.version)
+    turn, other = seat, (seat + 1) % 3
+    names = ["Aiko", "Ben", "Chie"]
+    phones = join_all(live, new_phone, names)
+    page = phones[turn]
+    expect(page.get_by_test_id("confirm")).to_have_count(0)
+    lone = page.get_by_test_id("choose-only")
+    expect(lone).to_have_text("Attack done")
+    before = table.version
+    lone.click()  # selects only
+    expect(page.get_by_test_id("confirm")).to_contain_text("Attack done")
+    expect(page.get_by_test_id("cancel")).to_be_visible()
+    assert table.version == before and table.view(None)["public"]["step"] == "attack"
+
+    # Meanwhile another player enters a lost pig; the attack box says who lost what, and who was invincible.
+    tap(phones[other], live, phones, {"type": "pig_lost"}, confirm=True)
+    box = phones[other].get_by_test_id("attack")
+    expect(box).to_contain_text(f"Invincible, so no pig lost to this attack: {names[turn]}")
+    expect(box).to_contain_text(f"{names[other]} lost 1 pig to this attack")
+    expect(box).not_to_contain_text(f"{names[turn]} lost")
+
+    # The selection survived the redraw: the second, deliberate tap sends.
+    confirm(page, live, phones, "Attack done")
+    assert table.view(None)["public"]["step"] != "attack"
+
+
 def test_pig_house_names_a_potted_wolf_by_its_square(live, new_phone, pig_house_to_a_potted_wolf):
     table = live.table
     seat = pig_house_to_a_potted_wolf(table)

@@ -66,6 +66,25 @@ def test_one_of_anything_is_singular(live, new_phone, lang, expected):
     assert said == expected
 
 
+@pytest.mark.parametrize(("lang", "expected"), [
+    ("en", ["Game over in round 2 of 3: a herd fell to 0",
+            "Game over in round 2 of 3: every herd is gone, the lions win", "Game over: all 3 rounds played"]),
+    ("ja", ["ゲーム終了（全3ラウンド中、第2ラウンド）：群れが0頭になりました",
+            "ゲーム終了（全3ラウンド中、第2ラウンド）：すべての群れが食べ尽くされ、ライオンの勝ち",
+            "ゲーム終了：全3ラウンドを終えました"]),
+])
+def test_lion_squares_last_screen_says_why_the_game_ended(live, new_phone, lang, expected):
+    """Issue #33, point 12: not "Round 2 of 3 · game over"."""
+    page = new_phone(**(JA if lang == "ja" else {}))
+    page.goto(f"{live.url}/?lang={lang}")
+    said = page.evaluate("""async () => {
+      const [{ default: lionSquare }, { t }] = await Promise.all([import("/static/games/lion-square.js"), import("/static/app.js")]);
+      const over = (round, lions_win) => lionSquare.status({ t, view: { public: { step: "over", round, rounds: 3 }, result: { lions_win } } });
+      return [over(2, false), over(2, true), over(3, false)];
+    }""")
+    assert said == expected
+
+
 def test_the_undo_notice_and_question_say_it_once(live, new_phone):
     table = live.table
     host_token = table.start_game("pig-house", 2, seed=1, claim_host=True)

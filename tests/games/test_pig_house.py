@@ -491,12 +491,12 @@ def test_one_attack_is_settled_together_whoever_reports_first(reports):
 
 
 def _reports(chooser, state, seat):
-    """What ``seat`` reports to the attack in ``state``, in its own order: some pigs lost,
-    perhaps invincibility after them, and (the turn seat) perhaps a wolf in the pot."""
-    lost = chooser.randint(0, state["pigs"][seat])
-    reports = [{"type": "pig_lost"}] * lost
-    if lost < state["pigs"][seat] and not state["invincibility_used"][seat] and chooser.random() < 0.3:
-        reports.append({"type": "invincible"})
+    """What ``seat`` reports to the attack in ``state``, in its own order: its invincibility
+    or some pigs lost, and (the turn seat) perhaps a wolf in the pot."""
+    if not state["invincibility_used"][seat] and chooser.random() < 0.3:
+        reports = [{"type": "invincible"}]
+    else:
+        reports = [{"type": "pig_lost"}] * chooser.randint(0, state["pigs"][seat])
     if seat == state["turn"]["seat"] and state["pots"] and chooser.random() < 0.5:
         reports.insert(chooser.randint(0, len(reports)), {"type": "wolf_potted", "wolf": 1})
     return reports
@@ -550,6 +550,17 @@ def test_invincibility_protects_against_one_attack_and_is_used_only_once():
     assert GAME.legal_actions(state, 1) == [{"type": "attack_done"}, {"type": "pig_lost"}]
     refused(state, 1, {"type": "invincible"}, "only once per game")
     assert {"type": "invincible"} in GAME.legal_actions(state, 0)
+
+
+def test_invincibility_is_used_before_any_pig_is_lost_to_the_attack():
+    """Rule 4.6 (無敵): it keeps all the seat's pigs from the whole attack, so "Bo lost 2" and
+    "invincible this attack: Bo" never stand together (issue #33, point 3)."""
+    state = attack_state(players=2)
+    assert {"type": "invincible"} in GAME.legal_actions(state, 1)
+    state = act(state, 1, "pig_lost")
+    assert GAME.legal_actions(state, 1) == [{"type": "pig_lost"}]
+    refused(state, 1, {"type": "invincible"}, "used before any is lost")
+    assert {"type": "invincible"} in GAME.legal_actions(state, 0)  # the other seat's losses are its own
 
 
 def test_invincibility_is_declared_only_against_an_attack():

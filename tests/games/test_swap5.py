@@ -442,7 +442,7 @@ def test_a_move_reports_whose_score_changed_and_which_runs():
         ],
     }
     assert GAME.view(after, None)["log"][-1]["text"]["en"] == (
-        "{s0} swapped red D2 with yellow C2. {s0}: 0 → 1 points (made red A2 B2 C2)."
+        "{s0} swapped red D2 with yellow C2. {s0}: 0 → 1 point (made red A2 B2 C2)."
     )
 
 
@@ -456,7 +456,7 @@ def test_a_move_can_score_for_someone_else():
         {"seat": 1, "before": 0, "after": 1, "made": [{"colour": "G", "cells": ["A1", "B1", "C1"], "points": 1}], "broken": []}
     ]
     assert GAME.view(after, 2)["log"][-1]["text"]["en"] == (
-        "{s0} swapped red C1 with green C2. {s1}: 0 → 1 points (made green A1 B1 C1)."
+        "{s0} swapped red C1 with green C2. {s1}: 0 → 1 point (made green A1 B1 C1)."
     )
 
 
@@ -599,6 +599,7 @@ def test_tie_goes_to_the_first_tied_player_of_the_extra_lap_after_the_start_play
     }
     last_line = GAME.view(state, None)["log"][-1]["text"]["en"]
     assert last_line.endswith(f"(tied on points: first to act in the last lap, which began with {{s{order[0]}}}).")
+    assert f"{{s{winner}}} wins with 1 point (" in last_line  # not "1 points" (issue #33, point 12)
 
 
 def quiet_move(state, seat):

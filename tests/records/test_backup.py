@@ -176,7 +176,14 @@ def test_a_hostile_play_is_refused_naming_the_first_bad_place(played, tmp_path, 
 
 
 @pytest.mark.parametrize("content, reason", [
-    ("[" * 100_000 + "]" * 100_000, "nested deeper"),
+    ("[" * 100_000 + "]" * 100_000, "not a plays file"),
+    ('{"format": "tabletop-companion-plays", "version": 1, "plays": [{"a": ' + "[" * 100_000 + "]" * 100_000 + "}]}", "nested deeper"),
+    ('{"format": "tabletop-companion-plays", "version": 1, "plays": [{"a": 1}, {"b" 2}, {"c": 3}]}', "it is not JSON"),
+    ('{"format": "tabletop-companion-plays", "version": 1, "plays": []} []', "more follows the end"),
+    ('{"format": "tabletop-companion-plays", "version": 1, "plays": [], "plays": []}', "the field 'plays' twice"),
+    ('{"format": "tabletop-companion-plays", "version": 1, "plays": [' + '{"a": 1}' * 2 + "]}", "expected ','"),
+    ('{"format": "tabletop-companion-plays", "version": 1, "plays": [{}, ', "it ends too early"),
+    ('{"version": 1, "plays": [{"game": "x"}], "format": "other"}', "not a plays file"),
     ('{"format": "tabletop-companion-plays", "version": 1, "plays": [' + "[" * 30 + "]" * 30 + "]}", "nested deeper"),
     ('{"format": "tabletop-companion-plays", "version": 1, "plays": [], "exported_at": ' + "9" * 5000 + "}", "cannot be read"),
     ('{"format": "tabletop-companion-plays", "version": 1, "plays": [], "exported_at": NaN}', "cannot be read"),
@@ -186,6 +193,55 @@ def test_a_hostile_play_is_refused_naming_the_first_bad_place(played, tmp_path, 
 ])
 def test_a_hostile_document_is_refused_in_plain_words(played, tmp_path, capsys, content, reason):
     assert reason in refused_import(tmp_path, capsys, content, played)
+
+
+HOSTILE_SHAPES = {  # each a little over the largest value a file may hold
+    "a huge string": lambda size: '"' + "x" * size + '"',
+    "a huge list": lambda size: "[" + "1," * (size // 2) + "1]",
+    "many empty objects": lambda size: "[" + "{}," * (size // 3) + "{}]",
+}
+
+
+@pytest.mark.parametrize("shape", HOSTILE_SHAPES)
+@pytest.mark.parametrize("where", ["as a play", "beside the plays"])
+def test_a_value_larger_than_any_play_is_refused_before_it_is_built(played, tmp_path, capsys, monkeypatch, shape, where):
+    """Memory stays bounded: a value is refused by its size while still being read (the
+    limit made small here; its memory at full size is measured by benchmarks/import_memory.py)."""
+    from companion.records import backup
+
+    monkeypatch.setattr(backup, "MAX_PLAY_CHARS", 20_000)
+    monkeypatch.setattr(backup._Reader, "PIECE", 4096)
+    built = []
+    decode = backup._DECODER.raw_decode
+    monkeypatch.setattr(backup, "_DECODER", type("Watched", (), {"raw_decode": staticmethod(
+        lambda text, at: built.append(len(text) - at) or decode(text, at))}))
+    value = HOSTILE_SHAPES[shape](30_000)
+    head = '{"format": "tabletop-companion-plays", "version": 1, '
+    content = head + (f'"plays": [{value}]}}' if where == "as a play" else f'"exported_at": {value}, "plays": []}}')
+    error = refused_import(tmp_path, capsys, content, played)
+    assert "more than 20,000 characters" in error
+    assert max(built) <= 20_001 + 4096  # never more than the limit and a piece was handed to the decoder
+
+
+def test_a_file_of_more_plays_than_any_is_refused_when_the_count_is_passed(played, tmp_path, capsys, monkeypatch):
+    from companion.records import backup
+
+    monkeypatch.setattr(backup, "_most_plays", lambda: 3)
+    content = '{"format": "tabletop-companion-plays", "version": 1, "plays": [' + "{}," * 10 + "{}]}"
+    assert "more than 3 plays" in refused_import(tmp_path, capsys, content, played)
+
+
+def test_plays_across_many_pieces_are_read_whole(played, tmp_path, capsys, monkeypatch):
+    """Small pieces cut plays, strings and numbers anywhere: the import reads them all the same."""
+    from companion.records import backup
+
+    monkeypatch.setattr(backup._Reader, "PIECE", 7)
+    backup_file, fresh = tmp_path / "plays.json", tmp_path / "fresh"
+    main(["export", str(backup_file), "--data", str(played)])
+    document = json.loads(backup_file.read_text(encoding="utf-8"))
+    backup_file.write_text(json.dumps(document, ensure_ascii=False, indent=1), encoding="utf-8")
+    assert main(["import", str(backup_file), "--data", str(fresh)]) == 0
+    assert everything(fresh) == everything(played)
 
 
 def test_a_file_over_the_size_limit_is_refused_before_it_is_read(played, tmp_path, capsys):

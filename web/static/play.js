@@ -388,7 +388,17 @@ function actionBar(ctx) {
         }, choiceLabel(ctx, next.field, value)))));
     }
   }
-  if (chosenAction) {
+  if (chosenAction && !Object.keys(picker.chosen).length && renderer.confirm(ctx, chosenAction)) {
+    // The only move left, and one the game asks to confirm (Pig House's "Attack done" while
+    // others may still be entering their lost pigs): a first tap selects it, a second sends it.
+    bar.append(el("button", {
+      class: "big choice",
+      type: "button",
+      "data-action": JSON.stringify(chosenAction),
+      "data-testid": "choose-only",
+      onclick: () => picker.chooseAll(chosenAction),
+    }, renderer.describe(ctx, chosenAction)));
+  } else if (chosenAction) {
     bar.append(el("button", {
       class: "big confirm",
       type: "button",
@@ -447,6 +457,8 @@ async function send(action) {
     draw();
   } catch (error) {
     sending = false;
+    // Not drawn again until the view comes back, which may take a whole outage: not busy meanwhile.
+    root.setAttribute("aria-busy", "false");
     say(error.message, "error");
     // Refused, or lost on the way (was it applied?): the table's view says; a fetch that
     // fails too is retried by follow() until it works.

@@ -94,7 +94,8 @@ export default {
   },
 
   /** Whether a fully chosen action waits for a confirm tap (true) or goes at once (false).
-   * An action that needs no choice at all (the only one) always shows a button. */
+   * An action that needs no choice at all (the only one) always shows a button: one tap
+   * sends it, or, when it is to be confirmed, selects it for a second tap to send. */
   confirm() {
     return false;
   },

@@ -155,6 +155,11 @@ export default {
 
   status(ctx) {
     const p = ctx.view.public;
+    // The last screen says why the game ended: a herd at 0 can end it before the last round.
+    if (p.step === "over") {
+      const why = ctx.view.result && ctx.view.result.lions_win ? "lions" : p.round < p.rounds ? "herd" : "rounds";
+      return ctx.t(`lion-square.over.${why}`, { round: p.round, rounds: p.rounds });
+    }
     const parts = [ctx.t("status.round_of", { round: p.round, rounds: p.rounds }), this.stepLabel(ctx, p.step)];
     if (p.step === "pass") parts.push(ctx.t("lion-square.adjustment", { n: p.adjustment }));
     parts.push(ctx.t("lion-square.pile", { n: p.pile }));

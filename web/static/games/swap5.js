@@ -77,7 +77,10 @@ function trumps(ctx) {
         : el("button", { type: "button", class: "trump idle", "data-pick": "card", "data-card": card,
           onclick: () => ctx.explain(view.actions.length ? ctx.t("swap5.why.trump") : ctx.t("why.not_your_turn")) },
         trumpName(ctx, card))))) : null,
-    p.trumps_played.length ? el("p", {}, ctx.t("swap5.played"), " ",
+    // The action bar (prompt, Hint) goes here, above the trump cards played, which grow all game:
+    // at 360 x 640 they pushed it off the first screen.
+    el("div", { "data-actions-slot": "" }),
+    p.trumps_played.length ? el("p", { class: "s5-played", "data-testid": "trumps-played" }, ctx.t("swap5.played"), " ",
       p.trumps_played.map((entry) => `${trumpName(ctx, entry.card)} (${ctx.seatName(entry.seat)})`).join(ctx.t("list.separator"))) : null,
   ];
 }
