@@ -70,7 +70,7 @@ function board(ctx) {
       const next = cardAt(r + dr, c + dc);
       if (next) return ctx.t(`lion-square.beside.${where}`, { card: cardName(ctx, next.card) });
     }
-    return "";
+    return ""; // not reached: every free cell on offer touches a card
   };
 
   /** A take handle: `shown` is the drawing's row or column ("row", d), `line` the engine's. */
@@ -114,7 +114,9 @@ function board(ctx) {
           type: "button",
           "data-pick": "cell",
           "data-cell": JSON.stringify(cell),
-          "aria-label": ctx.t("lion-square.open_cell", { position: position(r, c), beside: beside(r, c) }),
+          // A round's first card goes on an empty field: the middle of the table.
+          "aria-label": cards.size ? ctx.t("lion-square.open_cell", { position: position(r, c), beside: beside(r, c) })
+            : ctx.t("lion-square.first_cell"),
           "aria-pressed": String(chosen),
           // Not where the chosen card may go (it is drawn without its +): a tap only changes the choice.
           "aria-disabled": fits ? null : "true",
