@@ -173,7 +173,7 @@ def check_meow_oracle(words, before: dict, action: dict, tapped: list[str]) -> N
                                     for key in ("meow-oracle.do.place", "meow-oracle.do.reveal", "meow-oracle.give_to")) if m]
     if "card" in action:
         card = meow_card(words, cards[action["card"]])
-        assert card in tapped or card in [s.get("card") for s in said], (action, tapped)
+        assert card in tapped or card in [entry.get("card") for entry in said], (action, tapped)
     if "cell" in action:
         r, c = action["cell"]
         here = public["areas"][0][r][c]
@@ -182,7 +182,7 @@ def check_meow_oracle(words, before: dict, action: dict, tapped: list[str]) -> N
         position = say(words, "cell.row_column", row=r + 1, column=c + 1)
         only = [a for a in before["actions"] if a["type"] == action["type"] and "cell" in a] == [action]
         assert say(words, "meow-oracle.cell", what=what, position=position) in tapped \
-            or position in [s.get("cell") for s in said] \
+            or position in [entry.get("cell") for entry in said] \
             or (only and words["meow-oracle.from_area"] in tapped), (action, tapped)  # the only face-down card
     if action["type"] == "give":
         who = words["meow-oracle.to_yourself"] if action["to"] == 0 else say(words, "bot.name.normal", n=action["to"] + 1)
