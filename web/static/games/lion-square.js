@@ -55,7 +55,26 @@ function board(ctx) {
   const top = Math.min(...rows), bottom = Math.max(...rows), left = Math.min(...cols), right = Math.max(...cols);
   const grid = el("div", { class: "ls-field", style: `--cols: ${right - left + 2}`, "data-bar-after": "" });
 
-  const handle = ([kind, value], label) => {
+  // Screen readers get what the eye sees: each card by its full name, each free cell and line
+  // by its place on the drawing (rows from the top, columns from the left, as this phone shows
+  // the field) and by the cards beside it or in it; chosen and greyed-out states as ARIA states.
+  const position = (r, c) => ctx.t("cell.row_column", { row: r - top + 1, column: c - left + 1 });
+  const cardAt = (r, c) => cards.get(JSON.stringify([r, c]));
+  const lineCards = (kind, d) => (kind === "row"
+    ? [...Array(right - left + 1).keys()].map((i) => cardAt(d, left + i))
+    : [...Array(bottom - top + 1).keys()].map((i) => cardAt(top + i, d)))
+    .filter(Boolean).map((here) => cardName(ctx, here.card)).join(ctx.t("list.separator"));
+  /** A free cell by the first card beside it: "left of Lion 3". */
+  const beside = (r, c) => {
+    for (const [dr, dc, where] of [[0, 1, "left"], [0, -1, "right"], [1, 0, "above"], [-1, 0, "below"]]) {
+      const next = cardAt(r + dr, c + dc);
+      if (next) return ctx.t(`lion-square.beside.${where}`, { card: cardName(ctx, next.card) });
+    }
+    return ""; // not reached: every free cell on offer touches a card
+  };
+
+  /** A take handle: `shown` is the drawing's row or column ("row", d), `line` the engine's. */
+  const handle = ([shownKind, d], [kind, value], label) => {
     const has = view.actions.some((a) => a.type === "take" && a[kind] === value);
     if (!has) return el("span", { class: "handle none" });
     const chosen = picker && picker.isChosen(kind, value);
@@ -64,16 +83,17 @@ function board(ctx) {
       type: "button",
       "data-pick": "take",
       "data-take": `${kind}-${value}`,
-      "aria-label": ctx.t("lion-square.take_line"),
+      "aria-label": ctx.t(`lion-square.take_${shownKind}`, { n: d - (shownKind === "row" ? top : left) + 1, cards: lineCards(shownKind, d) }),
+      "aria-pressed": String(Boolean(chosen)),
       "data-field": kind,
       "data-value": JSON.stringify(value),
       onclick: () => picker.choose(kind, value),
     }, label);
   };
   grid.append(el("span", { class: "corner" }));
-  for (let c = left; c <= right; c += 1) grid.append(handle(turn.column(c), "▼"));
+  for (let c = left; c <= right; c += 1) grid.append(handle(["column", c], turn.column(c), "▼"));
   for (let r = top; r <= bottom; r += 1) {
-    grid.append(handle(turn.row(r), "▶"));
+    grid.append(handle(["row", r], turn.row(r), "▶"));
     for (let c = left; c <= right; c += 1) {
       const key = JSON.stringify([r, c]);
       const here = cards.get(key);
@@ -83,16 +103,23 @@ function board(ctx) {
         // ✦ marks a card put down since this phone's own last move (the others' last moves).
         const fresh = ctx.since && !(ctx.since.field || []).some((old) => old.card === here.card && JSON.stringify(old.cell) === JSON.stringify(here.cell));
         grid.append(el("span", { class: ["cell", inLine ? "taking" : "", fresh ? "last" : ""].join(" ").trim(),
+          role: "img", "aria-label": ctx.t("lion-square.field_card", { card: cardName(ctx, here.card), position: position(r, c) }),
           "data-testid": fresh ? "last-move" : null }, cardNode(ctx, here.card, { "data-card": here.card })));
       } else if (open.has(key)) {
         const cell = open.get(key);
         const fits = picker.consistent("cell", cell);
+        const chosen = picker.isChosen("cell", cell);
         grid.append(el("button", {
-          class: ["cell", "open", fits ? "fits" : "", picker.isChosen("cell", cell) ? "chosen" : ""].join(" "),
+          class: ["cell", "open", fits ? "fits" : "", chosen ? "chosen" : ""].join(" "),
           type: "button",
           "data-pick": "cell",
           "data-cell": JSON.stringify(cell),
-          "aria-label": ctx.t("lion-square.cell"),
+          // A round's first card goes on an empty field: the middle of the table.
+          "aria-label": cards.size ? ctx.t("lion-square.open_cell", { position: position(r, c), beside: beside(r, c) })
+            : ctx.t("lion-square.first_cell"),
+          "aria-pressed": String(chosen),
+          // Not where the chosen card may go (it is drawn without its +): a tap only changes the choice.
+          "aria-disabled": fits ? null : "true",
           "data-field": "cell",
           "data-value": JSON.stringify(cell),
           onclick: () => picker.choose("cell", cell),
@@ -136,6 +163,10 @@ function hand(ctx) {
       type: "button",
       "data-pick": "card",
       "data-card": card,
+      "aria-label": cardName(ctx, card),
+      // Greyed out: a tap only says why it cannot be used now.
+      "aria-disabled": usable ? null : "true",
+      "aria-pressed": usable ? String(picker.isChosen("card", card)) : null,
       "data-field": usable ? "card" : null,
       "data-value": usable ? JSON.stringify(card) : null,
       title: cardName(ctx, card),

@@ -12,9 +12,11 @@ function cardName(ctx, card) {
   return `${ctx.t(key) === key ? card.color : ctx.t(key)} ${card.n}`;
 }
 
-/** A face-up card: its colour (as a colour and as a letter) and its number. */
+/** A face-up card: its colour (as a colour and as a letter) and its number; a screen reader
+ * reads its full name ("Red 3"), and a tappable one whether it is the one chosen. */
 function cardFace(ctx, card, attrs = {}, tag = "span") {
-  return ctx.el(tag, { class: `card mo-${card.color}`, title: cardName(ctx, card), ...attrs },
+  const spoken = tag === "span" ? { role: "img" } : { "aria-pressed": String(ctx.picker.isChosen("card", card.id)) };
+  return ctx.el(tag, { class: `card mo-${card.color}`, title: cardName(ctx, card), "aria-label": cardName(ctx, card), ...spoken, ...attrs },
     ctx.el("span", { class: "mark" }, COLOUR_MARK[card.color] ?? card.color.slice(0, 1).toUpperCase()),
     ctx.el("span", { class: "number" }, String(card.n)));
 }
@@ -25,6 +27,7 @@ function tapButton(ctx, field, value, content, extra = {}) {
     type: "button",
     class: ["tap", picker.consistent(field, value) ? "fits" : "", picker.isChosen(field, value) ? "chosen" : "", extra.class || ""].join(" "),
     "data-pick": field,
+    "aria-pressed": String(picker.isChosen(field, value)),
     "data-field": field,
     "data-value": JSON.stringify(value),
     onclick: () => picker.choose(field, value),
@@ -48,9 +51,12 @@ function area(ctx, seat) {
     const before = ctx.since && ctx.since.areas?.[seat]?.[r]?.[c];
     const fresh = ctx.since && cell !== null && JSON.stringify(before ?? null) !== JSON.stringify(cell);
     const classes = fresh ? "cell last" : "cell";
+    // Read aloud as what lies there and where: "Face-down card, row 1, column 2".
+    const spoken = ctx.t("meow-oracle.cell", { position: ctx.t("cell.row_column", { row: r + 1, column: c + 1 }),
+      what: cell === null ? ctx.t("meow-oracle.empty_cell") : cell.face === "down" ? ctx.t("meow-oracle.face_down") : cardName(ctx, cell) });
     cells.push(tappable
-      ? tapButton(ctx, "cell", at, content, { class: classes, "data-cell": JSON.stringify(at), "aria-label": ctx.t("cell.row_column", { row: r + 1, column: c + 1 }) })
-      : el("span", { class: classes, "data-testid": fresh ? "last-move" : null }, content));
+      ? tapButton(ctx, "cell", at, content, { class: classes, "data-cell": JSON.stringify(at), "aria-label": spoken })
+      : el("span", { class: classes, role: "img", "aria-label": spoken, "data-testid": fresh ? "last-move" : null }, content));
   }));
   return el("figure", { class: own ? "mo-area own" : "mo-area", "data-seat": seat, "data-bar-after": "" },
     el("figcaption", {}, own ? ctx.t("meow-oracle.your_area") : ctx.seatName(seat),

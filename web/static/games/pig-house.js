@@ -16,11 +16,12 @@ const listed = (ctx, type) => ctx.view.actions.filter((action) => action.type ==
 
 const pending = (ctx, action) => JSON.stringify(ctx.picker.action()) === JSON.stringify(action);
 
-/** A big button for one listed action. */
+/** A big button for one listed action; a screen reader hears whether it is the one chosen. */
 function actionButton(ctx, action, label, extra = "") {
   return ctx.el("button", {
     type: "button",
     class: ["big", "choice", extra, pending(ctx, action) ? "chosen" : ""].join(" ").replace(/\s+/g, " ").trim(),
+    "aria-pressed": String(pending(ctx, action)),
     "data-action": JSON.stringify(action),
     onclick: () => ctx.picker.chooseAll(action),
   }, label);
@@ -35,7 +36,8 @@ function faceText(ctx, face) {
 function dieFace(ctx, face, big) {
   const { el } = ctx;
   return el("span", { class: big ? "ph-die big-die" : "ph-die", title: faceText(ctx, face), "data-testid": big ? "die" : null },
-    el("span", { class: "ph-pips" }, "●".repeat(face.pigs), face.pot ? el("span", { class: "ph-pot" }, "⚱") : null),
+    // The pips draw what the words say: a screen reader reads the words only.
+    el("span", { class: "ph-pips", "aria-hidden": "true" }, "●".repeat(face.pigs), face.pot ? el("span", { class: "ph-pot" }, "⚱") : null),
     el("span", { class: "ph-die-text" }, faceText(ctx, face)));
 }
 
@@ -73,16 +75,18 @@ function track(ctx) {
   const { el, t, view } = ctx;
   const p = view.public;
   const squares = [];
+  // Each mark is read by its name, not its symbol.
+  const mark = (cls, name, symbol) => el("span", { class: cls, title: name, role: "img", "aria-label": name }, symbol);
   for (let square = 0; square < p.track.length; square += 1) {
     const wolves = p.wolves.filter((wolf) => wolf.square === square);
     const corner = Object.entries(p.track.corners).find(([, at]) => at === square);
     const marks = [];
-    if (square === 0) marks.push(el("span", { class: "ph-forest", title: t("pig-house.forest") }, "♣"));
-    if (p.track.events.includes(square)) marks.push(el("span", { class: "ph-event", title: t("pig-house.event_square") }, "!"));
-    if (corner) marks.push(el("span", { class: "ph-corner", title: t(`pig-house.corner.${corner[0]}`) }, p.corners_flipped[corner[0]] ? "☑" : "▣"));
+    if (square === 0) marks.push(mark("ph-forest", t("pig-house.forest"), "♣"));
+    if (p.track.events.includes(square)) marks.push(mark("ph-event", t("pig-house.event_square"), "!"));
+    if (corner) marks.push(mark("ph-corner", t(`pig-house.corner.${corner[0]}`), p.corners_flipped[corner[0]] ? "☑" : "▣"));
     squares.push(el("li", { class: wolves.length ? "ph-square wolf" : "ph-square", "data-square": square },
       el("span", { class: "ph-square-n" }, String(square)), marks,
-      wolves.map((wolf) => el("span", { class: wolf.leader ? "ph-wolf leader" : "ph-wolf", title: t(wolf.leader ? "pig-house.leading_wolf" : "pig-house.wolf") },
+      wolves.map((wolf) => mark(wolf.leader ? "ph-wolf leader" : "ph-wolf", t(wolf.leader ? "pig-house.leading_wolf" : "pig-house.wolf"),
         wolf.leader ? "W★" : "W"))));
   }
   return el("section", { class: "ph-track-box" },
@@ -118,7 +122,7 @@ function turnBox(ctx) {
     p.die && p.phase === "building" ? dieFace(ctx, p.die, true) : null,
     p.step === "pigs" ? el("p", { "data-testid": "pig-actions-left" }, t("pig-house.actions_left", { n: p.pig_actions_left }),
       p.pot_pending ? [" · ", t("pig-house.pot_pending")] : null) : null,
-    el("p", {}, t("pig-house.pots", { n: p.pots, max: p.max_pots }), " ", "⚱".repeat(p.pots)));
+    el("p", {}, t("pig-house.pots", { n: p.pots, max: p.max_pots }), " ", el("span", { "aria-hidden": "true" }, "⚱".repeat(p.pots))));
 }
 
 /** The controls of the step for this phone, drawn from its listed actions. With one
@@ -229,7 +233,7 @@ export default {
       // during an attack the attack itself, otherwise the turn's die; my pigs come after.
       attack ? acting : [view.over ? null : turnBox(ctx), acting],
       mine ? el("section", { class: "private ph-mine" },
-        el("p", { class: "tr-big", "data-testid": "my-pigs" }, t("pig-house.my_pigs", { n: mine.pigs }), " ", "●".repeat(mine.pigs)),
+        el("p", { class: "tr-big", "data-testid": "my-pigs" }, t("pig-house.my_pigs", { n: mine.pigs }), " ", el("span", { "aria-hidden": "true" }, "●".repeat(mine.pigs))),
         el("p", {}, t(mine.invincibility_used ? "pig-house.invincibility_used" : "pig-house.invincibility_ready"))) : null,
       attack && !view.over ? turnBox(ctx) : null,
       early ? happenings(ctx) : null,

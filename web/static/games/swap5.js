@@ -23,6 +23,12 @@ function whyNotPiece(ctx, piece) {
   return ctx.t("swap5.why.colour", { piece: colourName(ctx, piece), colours });
 }
 
+/** A cell as a screen reader says it: "A1, red piece", "B2, empty cell". */
+function cellName(ctx, cell, piece) {
+  const what = piece === "." ? ctx.t("swap5.empty") : ctx.t("swap5.piece", { colour: colourName(ctx, piece) });
+  return ctx.t("swap5.cell", { cell, what });
+}
+
 function board(ctx) {
   const { el, view, picker } = ctx;
   const rows = view.public.board;
@@ -40,24 +46,25 @@ function board(ctx) {
       const asTo = picker && "from" in picker.chosen && picker.consistent("to", cell);
       if (asFrom || asTo) {
         const field = asTo ? "to" : "from";
-        if (picker.isChosen("from", cell) || picker.isChosen("to", cell)) classes.push("chosen"); // "to": a hint's target
+        const chosen = picker.isChosen("from", cell) || picker.isChosen("to", cell);
+        if (chosen) classes.push("chosen"); // "to": a hint's target
         else classes.push(asTo ? "fits" : "mine");
         grid.append(el("button", {
           type: "button", class: classes.join(" "), "data-pick": "cell", "data-cell": cell,
           "data-field": field, "data-value": JSON.stringify(cell),
-          "aria-label": `${cell} ${piece === "." ? ctx.t("swap5.empty") : colourName(ctx, piece)}`,
+          "aria-label": cellName(ctx, cell, piece), "aria-pressed": String(chosen),
           onclick: () => picker.choose(field, cell),
         }, content));
       } else if (piece !== "." && view.private) {
         // Another colour's piece: a tap says why it does not move.
         grid.append(el("button", {
           type: "button", class: classes.join(" "), "data-pick": "cell", "data-cell": cell,
-          "aria-label": `${cell} ${colourName(ctx, piece)}`,
+          "aria-label": cellName(ctx, cell, piece), "aria-disabled": "true",
           onclick: () => ctx.explain(whyNotPiece(ctx, piece)),
         }, content));
       } else {
-        grid.append(el("span", { class: classes.join(" "), "data-cell": cell,
-          title: `${cell} ${piece === "." ? ctx.t("swap5.empty") : colourName(ctx, piece)}` }, content));
+        const name = cellName(ctx, cell, piece);
+        grid.append(el("span", { class: classes.join(" "), "data-cell": cell, role: "img", "aria-label": name, title: name }, content));
       }
     });
   });
@@ -73,8 +80,8 @@ function trumps(ctx) {
       el("h2", {}, ctx.t("swap5.your_colours", { colours: mine.colours.map((c) => colourName(ctx, c)).join(ctx.t("list.separator")) })),
       el("div", { class: "hand" }, mine.hand.map((card) => picker && picker.possible("card", card)
         ? el("button", { type: "button", class: `trump ${picker.isChosen("card", card) ? "chosen" : ""}`, "data-pick": "card", "data-card": card,
-          "data-field": "card", "data-value": JSON.stringify(card), onclick: () => picker.choose("card", card) }, trumpName(ctx, card))
-        : el("button", { type: "button", class: "trump idle", "data-pick": "card", "data-card": card,
+          "aria-pressed": String(picker.isChosen("card", card)), "data-field": "card", "data-value": JSON.stringify(card), onclick: () => picker.choose("card", card) }, trumpName(ctx, card))
+        : el("button", { type: "button", class: "trump idle", "data-pick": "card", "data-card": card, "aria-disabled": "true",
           onclick: () => ctx.explain(view.actions.length ? ctx.t("swap5.why.trump") : ctx.t("why.not_your_turn")) },
         trumpName(ctx, card))))) : null,
     // The action bar (prompt, Hint) goes here, above the trump cards played, which grow all game:
