@@ -170,3 +170,30 @@ def test_a_first_game_starts_on_yes(make_panel, table):
     choose(panel, "2 players")
     through_the_options(panel)
     assert selected(panel) == "Yes" and "ends" not in " ".join(panel.text_lines())
+
+
+def test_a_question_longer_than_its_rows_turns_its_pages_and_the_panel_wakes_for_them(table):
+    """Issue 33 point 10: 16 px rows leave three above the answers; a longer question shows
+    them a page at a time (QUESTION_PAGE_SECONDS each), the answers staying on the last row."""
+    import queue
+
+    from hardware.display import Display
+    from hardware.panel import QUESTION_PAGE_SECONDS, ConfirmPage, Panel
+    from hardware.screens import text_lines
+
+    panel = Panel(table, Display(None), None, queue.Queue(), public_url="http://192.168.1.20:8000/", language="ja")
+    panel.public = table.public()
+    question = "最後の一手を取り消しますか: たろうがマス7のオオカミをなべに落とし、こぶたを2匹守った"
+    page = ConfirmPage("一手戻す", question, lambda: None, default=False)
+    panel.push(page)
+    rows, room = page.pages(panel)
+    assert len(rows) > room == 3
+    first = page.screen(panel)
+    assert text_lines(first, 128, 64)[:3] == [question, "はい", "> いいえ"]
+    assert text_lines(first, 128, 64)[-1] == f"[lines 1-3 of {len(rows)}]"
+    assert 0 < panel._timeout() <= QUESTION_PAGE_SECONDS  # the thread wakes to turn the page
+    page.opened -= QUESTION_PAGE_SECONDS  # as if 3 s had passed
+    second = page.screen(panel)
+    assert text_lines(second, 128, 64)[-1] == f"[lines 4-{len(rows)} of {len(rows)}]"
+    page.key(panel, "down")
+    assert page.yes and page.screen(panel).selected == 1  # the buttons still choose the answer
