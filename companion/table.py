@@ -379,6 +379,11 @@ class Table:
             if seat in self._seats:
                 taken_by = self._seats[seat].name
                 raise Conflict(f"seat {seat + 1} is taken by {taken_by}", f"{seat + 1}番の席には{taken_by}さんが着いています")
+            if bot is None:  # two people of one name could not tell whose turn it is
+                for other, taken in self._seats.items():
+                    if same_name(taken.name, name):
+                        raise Conflict(f"{taken.name} is already at the table (seat {other + 1}): please choose another name",
+                                       f"{taken.name}さんはもう{other + 1}番の席に着いています。別の名前にしてください")
             token = _new_token()
             with self._change():
                 self._store.add_seat(seat, name, hash_token(token), bot)
@@ -745,6 +750,12 @@ anyway, they cover Unicode's Default_Ignorable_Code_Point property (which Python
 ``unicodedata`` does not offer) but for the variation selectors, which it treats as marks."""
 
 ZERO_WIDTH_JOINER = "\u200d"
+
+
+def same_name(one: str, other: str) -> bool:
+    """Whether two names read as the same at the table: compared without case and width
+    ("dai", "DAI" and full-width "Ｄａｉ" are "Dai"; NFKC, then casefold)."""
+    return unicodedata.normalize("NFKC", one).casefold() == unicodedata.normalize("NFKC", other).casefold()
 
 
 def clean_name(name) -> str:

@@ -42,14 +42,14 @@ PIG_HOUSE = {
     "happenings_done": ActionKind("Happenings done", "ハプニング終了", ends_step=True),
     "attack_done": ActionKind("Attack done", "攻撃終了", confirm=True, ends_step=True),
     # The wolf pieces carry no numbers: a wolf is named by the square it stands on.
-    "wolf_potted": ActionKind("Wolf on square {square} fell in a pot", "マス{square}のオオカミがなべに落ちた", confirm=True),
+    "wolf_potted": ActionKind("Wolf in a pot (square {square})", "マス{square}のオオカミがなべに落ちた", confirm=True),
     "pig_lost": ActionKind("{name}: pig lost", "{name}: こぶたを失う", personal=True, confirm=True),
     "invincible": ActionKind("{name}: use invincibility", "{name}: 無敵を使う", personal=True, confirm=True),
     "ground_pigs": ActionKind("{name}: {count} on ground floor", "{name}: 1階に{count}", personal=True, confirm=True),
     "outer_pigs": ActionKind("{name}: {count} on outer ring", "{name}: 外周に{count}", personal=True, confirm=True),
 }
 
-WOLF_POTTED_SHARING = ActionKind("Square {square}: wolf {n} of {count} in a pot", "マス{square}の{count}匹中{n}匹目 なべに落ちた",
+WOLF_POTTED_SHARING = ActionKind("Square {square}: wolf {n} of {count} in a pot", "なべ:マス{square}の{count}匹中{n}匹目",
                                  confirm=True)
 """The wolf_potted label when wolves share a square (a happening can add one where another
 stands): they are numbered in the order they came out, so each button still differs."""
@@ -127,9 +127,10 @@ def _label(kind: ActionKind, action: dict, seat: int, public: dict, names: list[
     for key in WORDED_FIELDS:
         if fields.get(key) in FIELD_WORDS:
             fields[key] = FIELD_WORDS[fields[key]][language]
-    fields["name"] = fit(names[seat], 40)
+    # A label wraps over at most two rows of the panel's list: a name takes at most half a row.
+    fields["name"] = fit(names[seat], 64)
     if "seat" in action and isinstance(action["seat"], int) and action["seat"] < len(names):
-        fields["seat_name"] = fit(names[action["seat"]], 60)
+        fields["seat_name"] = fit(names[action["seat"]], 64)
     if action.get("type") == "die_face":
         face = public["die_faces"][action["face"]]
         count = face["pigs"]

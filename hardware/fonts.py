@@ -1,10 +1,14 @@
-"""The panel's font: Misaki Gothic, an 8 × 8 pixel bitmap font covering ASCII, kana and kanji.
+"""The panel's font: GNU Unifont (its Japanese variant), a 16 pixel bitmap font covering
+ASCII, kana and kanji.
 
-At 8 px every glyph lands on whole pixels, so text stays crisp on a one-bit OLED: half-width
-characters are 4 px wide (32 per 128 px line), kana and kanji 8 px (16 per line), and a
-64 px display holds 8 lines. It comes from Debian's ``fonts-misaki`` package (the installer
-and CI install it). Without it the panel still runs: it warns once and falls back to PIL's
-built-in bitmap font, which has no Japanese (names in kana then show as boxes).
+At 16 px every glyph lands on whole pixels, so text stays crisp on a one-bit OLED, and it
+is big enough to read across a table: capitals and digits are 10 px high, kana 11 to 14 px,
+kanji up to 16 px (``tests/hardware/test_panel_legibility.py`` measures them on the drawn
+frame). Half-width characters are 8 px wide (16 per 128 px row), kana and kanji 16 px (8 per
+row), and a 64 px display holds 4 rows (a 32 px one, 2). It comes from Debian's
+``fonts-unifont`` package (the installer and CI install it); its ``unifont_jp`` draws kanji
+in their Japanese forms. Without it the panel still runs: it warns once and falls back to
+PIL's built-in font, which has no Japanese (names in kana then show as boxes).
 """
 
 from __future__ import annotations
@@ -19,44 +23,40 @@ from PIL import ImageFont
 
 log = logging.getLogger(__name__)
 
-FONT_SIZE = 8
-"""Pixel height of one text line (the Misaki glyph cell)."""
+FONT_SIZE = 16
+"""Pixel height of one text row (the Unifont glyph cell)."""
 
-MISAKI_PATHS = (
-    Path("/usr/share/fonts/truetype/misaki/misaki_gothic_2nd.ttf"),
-    Path("/usr/share/fonts/truetype/misaki/misaki_gothic.ttf"),
-)
-"""Where Debian's fonts-misaki puts the font (the "2nd" variant has the plainer Latin letters)."""
+UNIFONT_PATHS = (Path("/usr/share/fonts/opentype/unifont/unifont_jp.otf"),)
+"""Where Debian's fonts-unifont puts the Japanese variant of the font."""
 
 
 @functools.cache
 def panel_font() -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
     """The font every screen is drawn with (loaded once)."""
-    for path in MISAKI_PATHS:
+    for path in UNIFONT_PATHS:
         if path.is_file():
             return ImageFont.truetype(str(path), FONT_SIZE)
     log.warning(
-        "the Japanese panel font is missing (install the Debian package fonts-misaki): "
+        "the Japanese panel font is missing (install the Debian package fonts-unifont): "
         "using PIL's default font, which cannot draw kana or kanji"
     )
-    return ImageFont.load_default(FONT_SIZE)
+    return ImageFont.load_default(FONT_SIZE - 4)  # its ascent and descent fit a 16 px row
 
 
 REPLACEMENT = "\ufffd"
-"""What the panel shows for a character it cannot draw (Misaki has no glyph for U+FFFD, so
-it appears as the font's box, like any other character the font lacks)."""
+"""What the panel shows for a character it cannot draw (Unifont draws it as a box with a
+question mark, as it draws any character it lacks)."""
 
 UNDRAWABLE = frozenset({"Cc", "Cs", "Zl", "Zp"})
 """Unicode categories the panel replaces: control characters, lone surrogates, line and
 paragraph separators. Pillow's text layout (raqm) fails on every character of bidi class B
-(U+000A, U+000D, U+001C..U+001E, U+0085, U+2029: found by drawing every code point with
-Misaki), and all of them are in these categories; the rest of them have no picture either,
+(U+000A, U+000D, U+001C..U+001E, U+0085, U+2029: found by drawing every code point), and all of them are in these categories; the rest of them have no picture either,
 and a lone surrogate cannot even be sent as UTF-8 to ``/api/display.txt``. Anything else
 draws: a character the font lacks as a box, a mark on what precedes it."""
 
 LONGEST_LINE = 256
 """Text is cut to this many characters before it is measured: more than a line can show
-(32 half-width characters in 128 px, plus marks stacked on them), and measuring 100 000
+(16 half-width characters in 128 px, plus marks stacked on them), and measuring 100 000
 characters would take seconds on a Pi."""
 
 

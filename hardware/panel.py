@@ -43,14 +43,17 @@ from companion.table import StorageError, Table, TableError
 from .actions import OFFERED, PLAYS_EVERY_STEP, offered_actions
 from .buttons import ButtonEvent, Buttons, ButtonsProblem
 from .display import Display
-from .fonts import wrap
+from .fonts import text_width, wrap
 from .screens import (
-    PRODUCT,
+    PAGE_BAR,
+    ROW,
     Screen,
     choice_word,
+    qr_text_room,
     render,
     seat_names,
     status_body_rows,
+    stopped_screen,
     status_headline_rows,
     status_screen,
     text_lines,
@@ -89,13 +92,48 @@ _TABLE_CHANGED = "table changed"
 _NETWORK_CHANGED = "network changed"  # only redraws: the screens read the network when built
 
 JOIN_STEP_SECONDS = 8.0
-"""While the companion's own Wi-Fi is up, the idle screen shows its QR code and the join QR
-code in turn, this long each (as the table page does)."""
+"""While the companion's own Wi-Fi is up, the idle screen shows its QR code, its name and
+password in words, and the join QR code in turn, this long each."""
+
+QUESTION_PAGE_SECONDS = 3.0
+"""A question too long for the rows above its answers shows its rows a page at a time, this
+long each: time enough to read three rows."""
+
+JOIN_TURNS = ("wifi-qr", "wifi-words", "join")
+"""The join screen's turns while the companion's own Wi-Fi is up, in the order a newcomer
+needs them."""
 
 
-# ============================================================================ pages
-# A page is one screen of the panel with its button handling. The panel keeps a stack:
-# the bottom is "home" (status of the game, or the join screen), menus go on top.
+def address_rows(address: str, room: float) -> list[str]:
+    """``address`` in rows of at most ``room`` pixels, broken after the host's dots, before
+    its port and before the path where it can be (``192.168.`` / ``1.20`` / ``:8000`` /
+    ``/J/L5KTW``), inside a part only when one is longer than a row. No spaces are added: it
+    is typed as shown."""
+    host, slash, path = address.partition("/")
+    parts, part = [], ""
+    for char in host:
+        if char == ":" and part:
+            parts.append(part)
+            part = ""
+        part += char
+        if char == ".":
+            parts.append(part)
+            part = ""
+    parts += [part, slash + path]
+    rows, row = [], ""
+    for part in filter(None, parts):
+        if text_width(row + part) <= room:
+            row += part
+            continue
+        if row:
+            rows.append(row)
+        row = ""
+        for char in part:
+            if row and text_width(row + char) > room:
+                rows.append(row)
+                row = ""
+            row += char
+    return [*rows, row] if row else rows
 
 
 class Page:
@@ -197,17 +235,34 @@ class ConfirmPage(Page):
     """A question with two answers, "Yes" and "No": up/down move, ok answers, back is "No".
 
     ``default`` is the answer highlighted first: "Yes" for harmless steps (starting a game),
-    "No" for one that loses something (undo), so a run of ok presses never does it."""
+    "No" for one that loses something (undo), so a run of ok presses never does it. A
+    question longer than the rows above the answers shows them in turns, a page every
+    QUESTION_PAGE_SECONDS (the buttons keep choosing the answer)."""
 
     def __init__(self, title: str, question: str, then: Callable[[], None], default: bool = True):
         self.title, self.question, self.then = title, question, then
         self.yes = default
+        self.opened = time.monotonic()
+
+    def pages(self, panel: Panel) -> tuple[list[str], int]:
+        """The question's rows and how many fit above the answers (as the layout wraps them:
+        short of the page bar when they do not all fit)."""
+        rows, room = wrap(self.question, panel.width), max(1, panel.height // ROW - 1)
+        return (rows if len(rows) <= room else wrap(self.question, panel.width - PAGE_BAR)), room
+
+    def until_next_page(self, panel: Panel) -> float | None:
+        """Seconds until the question turns its page (None: it fits, it never does)."""
+        rows, room = self.pages(panel)
+        if len(rows) <= room:
+            return None
+        return QUESTION_PAGE_SECONDS - (time.monotonic() - self.opened) % QUESTION_PAGE_SECONDS
 
     def screen(self, panel: Panel) -> Screen:
-        question = wrap(self.question, panel.width)
+        question, room = self.pages(panel)
+        count = -(-len(question) // room)
+        page = int((time.monotonic() - self.opened) // QUESTION_PAGE_SECONDS) % count
         answers = (panel._t("Yes", "はい"), panel._t("No", "いいえ"))
-        return Screen("confirm", self.title, (*question, *answers),
-                      selected=len(question) + (0 if self.yes else 1))
+        return Screen("confirm", self.title, (self.question, *answers), scroll=page * room, selected=2 - self.yes)
 
     def key(self, panel: Panel, key: str) -> None:
         if key in ("up", "down"):
@@ -239,11 +294,12 @@ class InfoPage(Page):
 
 class JoinPage(Page):
     """The join screen shown from the menu or by ``back`` on a status screen (ok or back
-    return). While the companion's own Wi-Fi is up it takes turns with the Wi-Fi QR code, as
-    the idle screen does; up/down show the other one at once (and stop the turns)."""
+    return). While the companion's own Wi-Fi is up it takes turns with the Wi-Fi's QR code
+    and its words, as the idle screen does; up/down show the next or the previous one at
+    once (and stop the turns)."""
 
     def __init__(self):
-        self.wifi: bool | None = None  # None: by the clock
+        self.turn: int | None = None  # which of JOIN_TURNS; None: by the clock
         self.opened = time.monotonic()
 
     def clock(self) -> float:
@@ -251,11 +307,12 @@ class JoinPage(Page):
         return time.monotonic() - self.opened
 
     def screen(self, panel: Panel) -> Screen:
-        return panel.join_screen(now=self.clock(), wifi=self.wifi)
+        return panel.join_screen(now=self.clock(), turn=self.turn)
 
     def key(self, panel: Panel, key: str) -> None:
         if key in ("up", "down"):
-            self.wifi = not self.screen(panel).title.startswith("1.")
+            shown = panel.join_turn(now=self.clock(), turn=self.turn)
+            self.turn = (shown + (1 if key == "down" else -1)) % len(JOIN_TURNS)
         elif key in ("ok", "back"):
             panel.pop()
 
@@ -427,29 +484,46 @@ class Panel:
         if self._access_point() is None:
             return False
         top = self._pages[-1]
-        return (len(self._pages) == 1 and not self.public.get("game")) or (isinstance(top, JoinPage) and top.wifi is None)
+        return (len(self._pages) == 1 and not self.public.get("game")) or (isinstance(top, JoinPage) and top.turn is None)
 
-    def join_screen(self, now: float | None = None, wifi: bool | None = None) -> Screen:
-        """The join QR code with the address and code; while the companion's own Wi-Fi is up,
-        every other JOIN_STEP_SECONDS (of the monotonic clock, or ``now``) its Wi-Fi QR code
-        instead (or as ``wifi`` says), each labelled as a step."""
+    def join_turn(self, now: float | None = None, turn: int | None = None) -> int:
+        """Which of JOIN_TURNS the join screen shows: ``turn`` if given, else by the clock
+        (the monotonic one, or ``now``) while the companion's own Wi-Fi is up, else the join
+        code's."""
+        if self._access_point() is None:
+            return JOIN_TURNS.index("join")
+        if turn is not None:
+            return turn
+        return int((time.monotonic() if now is None else now) // JOIN_STEP_SECONDS) % len(JOIN_TURNS)
+
+    def join_screen(self, now: float | None = None, turn: int | None = None) -> Screen:
+        """The join QR code with the address to type; while the companion's own Wi-Fi is up,
+        taking turns every JOIN_STEP_SECONDS (see :meth:`join_turn`) with the Wi-Fi's QR code
+        and its name and password in words, each labelled as a step.
+
+        Beside a QR code a row holds 7 or 8 characters: the address to type is the join
+        link itself (``192.168.1.20:8000/J/L5KTW``: no code to type twice), broken after its
+        dots and before its colon and slashes."""
         access_point = self._access_point()
-        wifi_turn = int((time.monotonic() if now is None else now) // JOIN_STEP_SECONDS) % 2 == 0 if wifi is None else wifi
-        if access_point is not None and wifi_turn:
-            lines = (access_point.ssid, self._t("Password:", "パスワード:"), access_point.password)
-            return Screen("idle", self._t("1. Join Wi-Fi", "1. Wi-Fi接続"), lines,
-                          qr=wifi_qr_payload(access_point.ssid, access_point.password))
+        shown = JOIN_TURNS[self.join_turn(now, turn)]
+        if access_point is not None and shown == "wifi-qr":
+            payload = wifi_qr_payload(access_point.ssid, access_point.password)
+            room = qr_text_room(payload, self.width, self.height)
+            return Screen("idle", "", tuple(wrap(self._t("1. Join the Wi-Fi", "1. Wi-Fiに接続"), room)), qr=payload)
+        if access_point is not None and shown == "wifi-words":
+            return Screen("idle", self._t("1. Join the Wi-Fi", "1. Wi-Fiに接続"),
+                          (access_point.ssid, self._t("Password:", "パスワード:"), access_point.password))
         code = self.table.join_code
         base = self._base_url()
         url = f"{base}J/{code}" if base else ""
-        address = base.split("://", 1)[-1].rstrip("/")  # what a person types
-        # Beside the QR code a line holds 15 characters: the port goes on a line of its own.
-        if self.height >= 64 and self.width >= 128:
-            heading = [self._t("2. Join the table", "2. テーブルに参加")] if access_point else wrap(self._say(PRODUCT), 62)
-            lines = [*heading[1:], "", *wrap(address.replace(":", " :"), 62), f"{word('code', self.language)} {code}"]
-            title = heading[0]
-            return Screen("idle", title, tuple(lines), qr=url.upper() if url else None)
-        return Screen("idle", self._say(PRODUCT), (address, f"{word('code', self.language)} {code}"))
+        typed = url.split("://", 1)[-1]  # what a person types
+        heading = self._t("2. Join", "2. 参加") if access_point else ""
+        if self.height >= 64 and self.width >= 128 and url:
+            room = qr_text_room(url.upper(), self.width, self.height)
+            lines = address_rows(typed, room)
+            return Screen("idle", heading if len(lines) < self.height // ROW else "", tuple(lines), qr=url.upper())
+        lines = address_rows(typed, self.width) if typed else [f"{word('code', self.language)} {code}"]
+        return Screen("idle", heading, tuple(lines))
 
     def empty_seat_help(self) -> str | None:
         """What the status screen tells to do about an awaited free seat (see
@@ -754,6 +828,10 @@ class Panel:
             top = self._pages[-1]
             clock = top.clock() if isinstance(top, JoinPage) else now
             waits.append(JOIN_STEP_SECONDS - clock % JOIN_STEP_SECONDS)
+        if isinstance(self._pages[-1], ConfirmPage):
+            turn = self._pages[-1].until_next_page(self)
+            if turn is not None:
+                waits.append(turn)
         return max(0.0, min(waits)) if waits else None
 
     def _handle(self, event) -> None:
@@ -851,10 +929,10 @@ class Panel:
             return error, render(error, self.width, self.height)
 
     def _error_screen(self) -> Screen:
-        return Screen("info", PRODUCT[self.language], (word("screen_error", self.language), word("see_log", self.language)))
+        return Screen("info", word("screen_error", self.language), (word("see_log", self.language),))
 
     def _show_stopped(self) -> None:
-        screen = Screen("stopped", self._say(PRODUCT), (word("stopped", self.language), "", word("stopped_hint", self.language)))
+        screen = stopped_screen(self.language, self.width)
         image = render(screen, self.width, self.height)
         with self._frame_lock:
             self._shown, self._image, self._png = screen, image, None

@@ -841,3 +841,17 @@ def test_a_database_of_an_older_version_gains_the_bot_columns_and_keeps_everythi
         assert table.public()["seats"][1]["bot"] == "easy"
     finally:
         table.close()
+
+
+@pytest.mark.parametrize("typed", ["Dai", "dai", "DAI", "Ｄａｉ", " Dai "])
+def test_a_name_already_seated_is_refused_whatever_its_case_or_width(table, typed):
+    table.start_game("meow-oracle", 3, seed=1)
+    table.join(0, "Dai")
+    version = table.version
+    with pytest.raises(Conflict) as refused:
+        table.join(1, typed)
+    assert str(refused.value) == "Dai is already at the table (seat 1): please choose another name"
+    assert refused.value.ja == "Daiさんはもう1番の席に着いています。別の名前にしてください"
+    assert table.version == version and table.names() == ["Dai", None, None]
+    table.join(1, "Daichi")  # another name is welcome, and a bot of any name
+    table.join(2, "Dai", bot="easy")

@@ -23,7 +23,7 @@ from companion.bots.seats import BotSeats
 from companion.table import Table
 from hardware.display import Display
 from hardware.panel import ConfirmPage, HomePage, InfoPage, JoinPage, Panel
-from hardware.screens import PRODUCT, Screen, render, word
+from hardware.screens import Screen, render, stopped_screen
 
 SCALE = 4
 NAMES = ["Taro", "Hanako", "Alexandria", "けんた"]
@@ -48,89 +48,99 @@ def play(table: Table, game_id: str, players: int, moves: int, seed: int = 1, op
         table.act(seat, chooser.choice(table.view(seat)["actions"]), table.version)
 
 
-def main() -> int:
+def shots(language: str = "en"):
+    """Every screen docs/panel.md shows, as ``(name, screen, size)``, in ``language`` (the
+    panel's legibility test measures them all, in both languages)."""
     with tempfile.TemporaryDirectory() as folder:
         table = Table(folder)
         panel = Panel(table, Display(None), None, queue.Queue(), public_url="http://192.168.1.20:8000/",
-                      lan_address="192.168.1.20")
+                      lan_address="192.168.1.20", language=language)
 
         def shot(name, page, size=(128, 64)):
             panel.public = table.public()
             panel.width, panel.height = size
-            save(name, page.screen(panel), size)
+            screen = page.screen(panel)
             panel.width, panel.height = 128, 64
+            return name, screen, size
 
-        shot("idle", HomePage())
-        shot("idle-32", HomePage(), (128, 32))
-        shot("menu", panel.main_menu())
-        shot("choose-game", panel._game_list())
-        shot("players", panel._player_count(table.public()["offered_games"][-1]))
-        shot("confirm-start", ConfirmPage("Start", "Start Pig House (tracker) for 3 players?", lambda: None))
-        shot("ip-address", InfoPage("IP address", "IP 192.168.1.20\nhttp://192.168.1.20:8000/"))
+        yield shot("idle", HomePage())
+        yield shot("idle-32", HomePage(), (128, 32))
+        yield shot("menu", panel.main_menu())
+        yield shot("choose-game", panel._game_list())
+        yield shot("players", panel._player_count(table.public()["offered_games"][-1]))
+        yield shot("confirm-start", ConfirmPage("Start", "Start Pig House (tracker) for 3 players?", lambda: None))
+        yield shot("ip-address", InfoPage("IP address", "IP 192.168.1.20\nhttp://192.168.1.20:8000/"))
         for game_id in games.ids():
             game = games.get(game_id)
             play(table, game_id, min(max(game.min_players, 3), game.max_players) if game_id != "swap5" else 2, 12)
-            shot(f"status-{game_id}", HomePage())
+            yield shot(f"status-{game_id}", HomePage())
+        play(table, "lion-square", 4, 12)
+        yield shot("status-four-players", HomePage())
         play(table, "pig-house", 3, 0, seed=5)
         table.act(0, {"type": "pig_action", "kind": "tile"}, table.version)
         while table.public()["view"]["public"]["step"] != "roll":
             seat = table.public()["view"]["to_act"][0]
             table.act(seat, table.view(seat)["actions"][0], table.version)
         table.act(table.public()["view"]["to_act"][0], {"type": "roll"}, table.version)
-        shot("status-pig-house-die", HomePage())
-        shot("game-menu-pig-house", panel.game_menu())
+        yield shot("status-pig-house-die", HomePage())
+        yield shot("game-menu-pig-house", panel.game_menu())
         while table.public()["view"]["public"]["step"] != "attack":
             seat = table.public()["view"]["to_act"][0]
             table.act(seat, table.view(seat)["actions"][0], table.version)
-        shot("status-pig-house-attack", HomePage())
-        shot("game-menu-pig-house-attack", panel.game_menu())
-        shot("status-pig-house-attack-32", HomePage(), (128, 32))
+        yield shot("status-pig-house-attack", HomePage())
+        yield shot("game-menu-pig-house-attack", panel.game_menu())
+        yield shot("status-pig-house-attack-32", HomePage(), (128, 32))
         done = next(a for a in panel._panel_actions() if a.action["type"] == "attack_done")
         panel._choose_action(done, table.version)
-        shot("confirm-attack-done", panel._pages[-1])
+        yield shot("confirm-attack-done", panel._pages[-1])
         panel.home()
-        shot("join-in-game", JoinPage())
-        shot("confirm-undo", ConfirmPage("Undo", "Take back the last move: Taro rolls 2 pigs.", lambda: None,
+        yield shot("join-in-game", JoinPage())
+        yield shot("confirm-undo", ConfirmPage("Undo", "Take back the last move: Taro rolls 2 pigs.", lambda: None,
                                          default=False))
-        shot("refused", InfoPage("Cannot undo", "there is nothing to undo in this game", "error"))
+        yield shot("refused", InfoPage("Cannot undo", "there is nothing to undo in this game", "error"))
         play(table, "swap5", 2, 10_000, seed=3)
-        shot("game-over", HomePage())
-        shot("game-menu-over", panel.game_menu())
+        yield shot("game-over", HomePage())
+        yield shot("game-menu-over", panel.game_menu())
         play(table, "lion-square-ledger", 3, 0)
         for seat in range(3):
             table.act(seat, {"type": "loss", "loss": 3}, table.version)
-        shot("status-ledger-round-over", HomePage())
+        yield shot("status-ledger-round-over", HomePage())
         table.act(0, {"type": "next-round"}, table.version)
         for seat in range(3):
             table.act(seat, {"type": "loss", "loss": 20}, table.version)
-        shot("game-over-lions", HomePage())
+        yield shot("game-over-lions", HomePage())
         table._store.problem = "the companion cannot save its data (read-only file system)"
-        shot("cannot-save", HomePage())
+        yield shot("cannot-save", HomePage())
         table._store.problem = None
         panel.language = "ja"
-        play(table, "meow-oracle", 3, 5, seed=2)
-        shot("status-meow-oracle-ja", HomePage())
-        panel.language = "en"
+        play(table, "meow-oracle", 4, 5, seed=2)
+        yield shot("status-meow-oracle-ja", HomePage())
+        panel.language = language
         # Bots (never started here: nobody thinks or moves).
         panel.bots = bots = BotSeats(table, folder)
         table.free_all_seats()
         table.start_game("meow-oracle", 3, seed=2)
         table.join(0, NAMES[0])
         bots.seat(2, "normal")
-        shot("game-menu-bots", panel.game_menu())
-        shot("bots", panel._bot_menu())
-        shot("bot-level", panel._bot_levels(1))
+        yield shot("game-menu-bots", panel.game_menu())
+        yield shot("bots", panel._bot_menu())
+        yield shot("bot-level", panel._bot_levels(1))
         panel.public = table.public()
         panel._ask_remove_bot(2, "normal")
-        shot("confirm-remove-bot", panel._pages[-1])
+        yield shot("confirm-remove-bot", panel._pages[-1])
         table.free_all_seats()
         table.start_game("swap5", 2, seed=1)
         table.join(1, NAMES[1])
-        shot("status-empty-seat", HomePage())
-        shot("game-menu-empty-seat", panel.game_menu())
+        yield shot("status-empty-seat", HomePage())
+        yield shot("game-menu-empty-seat", panel.game_menu())
         bots.stop()
-        save("stopped", Screen("stopped", PRODUCT["en"], (word("stopped", "en"), "", word("stopped_hint", "en"))))
+        yield "stopped", stopped_screen(language, 128), (128, 64)
         table.close()
+
+
+def main() -> int:
+    for name, screen, size in shots():
+        save(name, screen, size)
     return 0
 
 

@@ -57,7 +57,7 @@ def test_the_mirror_follows_clicks_and_keys(panel_site, new_phone):
     page = new_phone(viewport={"width": 800, "height": 700}, is_mobile=False, has_touch=False)
     page.goto(f"{url}/display")
     text = page.locator("#text")
-    expect(text).to_contain_text("Code")  # the join screen: no game yet
+    expect(text).to_contain_text("/J/")  # the join screen, its join link: no game yet
     expect(page.locator("#frame")).to_have_js_property("naturalWidth", 128)
 
     press_and_settle(page, panel, "Shift+Enter", "ok")  # a long press of ok opens the menu
@@ -72,4 +72,4 @@ def test_the_mirror_follows_clicks_and_keys(panel_site, new_phone):
     with page.expect_response("**/api/buttons/back"):
         page.click('[data-button="back"]')  # a click is a short press
     assert panel.settle()
-    expect(text).to_contain_text("Code")
+    expect(text).to_contain_text("/J/")

@@ -64,7 +64,7 @@ def open_acting_phone(live, new_phone, game_id, size):
     token = live.table.join(seat, "Aki")
     for other in range(live.table.players):
         if other != seat:
-            live.table.join(other, ["Bo", "Chika", "Dai"][other % 3])
+            live.table.join(other, ["Bo", "Chika", "Dai", "Emi"][other])
     width, height = SIZES[size]
     phone = new_phone(viewport={"width": width, "height": height})
     problems = []

@@ -42,17 +42,21 @@ def test_an_empty_seat_is_said_everywhere_and_the_host_seats_a_bot_in_one_tap(tm
         table.join(2, "Chika")
         screen = new_phone(viewport={"width": 1280, "height": 800}, is_mobile=False, has_touch=False)
         screen.goto(f"{url}/table")
-        for page in (host, player, screen):
+        for page in (player, screen):
             shows_version(page, table)
             notice = page.get_by_test_id("empty-seats")
-            expect(notice).to_contain_text(f"Seat 4 is empty: share the join code {table.join_code}, or the host can add a bot.")
-        assert host.get_by_test_id("empty-bot-normal").is_visible()
+            expect(notice).to_have_text(f"○ Seat 4 is free · join code {table.join_code}, or the host adds a bot")
+        shows_version(host, table)
+        expect(host.get_by_test_id("empty-seats")).to_contain_text(f"Seat 4 is free · join code {table.join_code}")
+        expect(host.get_by_test_id("empty-bot-normal")).to_be_hidden()  # one deliberate step away...
+        host.get_by_test_id("add-bot").get_by_text("Add a bot…").click()
+        expect(host.get_by_test_id("empty-bot-normal")).to_be_visible()
         box = host.get_by_test_id("empty-bot-normal").bounding_box()
         assert box["y"] + box["height"] <= 844, "the host's bot button is not on the first screen"
-        expect(player.get_by_test_id("empty-bot-normal")).to_have_count(0)
-        expect(screen.get_by_test_id("empty-bot-normal")).to_have_count(0)
+        expect(player.get_by_test_id("add-bot")).to_have_count(0)
+        expect(screen.get_by_test_id("add-bot")).to_have_count(0)
 
-        host.get_by_test_id("empty-bot-normal").click()
+        host.get_by_test_id("empty-bot-normal").click()  # ...the second tap seats it
         for page in (host, player, screen):
             expect(page.get_by_test_id("empty-seats")).to_have_count(0)
         assert table.names()[3].startswith("Bot")
@@ -65,8 +69,43 @@ def test_an_empty_seat_in_japanese_and_in_a_game_without_bots(live, new_phone):
     page.goto(f"{live.url}/R/{live.table.join(1, 'Ben')}?lang=ja")
     page.goto(f"{live.url}/play?lang=ja")
     shows_version(page, live.table)
-    expect(page.get_by_test_id("empty-seats")).to_contain_text(f"1番席が空いています。参加コード {live.table.join_code} を教えて")
+    expect(page.get_by_test_id("empty-seats")).to_have_text(f"○ 1番席が空席・参加コード {live.table.join_code}")
     expect(page.get_by_test_id("empty-bot-normal")).to_have_count(0)
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_the_hosts_first_screen_at_360x640_keeps_the_hand_and_the_prompt_while_friends_join(tmp_path, browser,
+                                                                                            new_phone, language):
+    """Issue 33 point 4: the host seated, three seats still free while friends type their
+    names. The free seats take one compact line with the join code, adding a bot is behind
+    "Add a bot…" (no main button), and the prompt and the hand are on the first screen."""
+    thinker = WorkerThinker()
+    with serving(tmp_path / "data", thinker) as (url, table, bots):
+        host_token = table.start_game("lion-square", 4, seed=3, claim_host=True)
+        page = new_phone(viewport={"width": 360, "height": 640}, locale="ja-JP" if language == "ja" else "en-US")
+        page.goto(f"{url}/R/{host_token}?lang={language}")
+        page.goto(f"{url}/R/{table.join(0, 'Aki')}?lang={language}")
+        table.hand_over_host(0)
+        page.goto(f"{url}/play?lang={language}")
+        shows_version(page, table)
+        assert table.public()["view"]["waiting_for"] == [0, 1, 2, 3]  # everyone passes a card
+        notice = page.get_by_test_id("empty-seats")
+        seats = "Seats 2, 3, 4 are free" if language == "en" else "2、3、4番席が空席"
+        expect(notice).to_contain_text(seats)
+        expect(notice).to_contain_text(table.join_code)
+        expect(page.get_by_test_id("empty-bot-normal")).to_have_count(3)
+        expect(page.get_by_test_id("empty-bot-normal").first).to_be_hidden()
+        assert notice.locator(".big").count() == 0, "a bot button styled as the main button"
+        # one line with the code, and "Add a bot…" (with a 360 px phone's longest words: two)
+        assert notice.bounding_box()["height"] <= 56, "the free seats take more than a compact line"
+        turn, hand = page.get_by_test_id("turn"), page.locator(".ls-hand .hand")
+        expect(turn).to_be_visible()
+        expect(hand).to_be_visible()
+        assert page.evaluate("window.scrollY") == 0
+        for part in (turn, hand):
+            box = part.bounding_box()
+            assert box["y"] >= 0 and box["y"] + box["height"] <= 640, (part, box)
+    thinker.close()
 
 
 def test_a_hand_over_gives_the_new_host_a_notice_the_tools_and_play_again_without_a_reload(live, new_phone):

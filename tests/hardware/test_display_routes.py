@@ -54,7 +54,7 @@ def test_a_pressed_button_changes_the_frame_and_its_text(client):
     assert web.get("/api/display.png").headers["ETag"] != before
     assert web.post("/api/buttons/back", json={"press": "long"}, headers=CSRF).status_code == 200
     assert panel.settle()
-    assert web.get("/api/display.txt").get_data(as_text=True).splitlines()[0] == "Tabletop"
+    assert web.get("/api/display.txt").get_data(as_text=True).splitlines()[0] == "192.168."  # the join link
 
 
 @pytest.mark.parametrize("name, body, headers, status, words", [
@@ -112,7 +112,7 @@ def test_serve_runs_the_panel_and_sigterm_stops_within_5_seconds(tmp_path):
             except OSError:
                 assert process.poll() is None and time.monotonic() < deadline, "serve did not start"
                 time.sleep(0.1)
-        assert "Tabletop" in text
+        assert "/J/" in text  # the idle screen's join link
         process.send_signal(signal.SIGTERM)
         started = time.monotonic()
         assert process.wait(timeout=10) == 0

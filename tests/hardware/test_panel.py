@@ -25,28 +25,27 @@ def hold(panel, name):
     return pin
 
 
-def test_idle_screen_shows_name_address_code_and_a_version_2_qr_code(make_panel, table):
+def test_idle_screen_shows_the_join_link_to_type_and_a_version_2_qr_code(make_panel, table):
     panel = make_panel()
     lines = panel.text_lines()
     code = table.join_code
-    assert lines[:2] == ["Tabletop", "Companion"]
-    assert lines[3:6] == ["192.168.1.20", ":8000", f"Code {code}"]
+    assert lines[:4] == ["192.168.", "1.20", ":8000", f"/J/{code}"]  # typed as shown: no code to type twice
     data = f"{URL}J/{code}".upper()
     assert lines[-1] == f"[QR {data}]"
     image = panel.flaky.device.image
     assert image.size == (128, 64) and image.mode == "1"
     qr = segno.make_qr(data, error="l", boost_error=False)
     assert qr.version == 2 and qr.mode == "alphanumeric"
-    offset = (64 - 25 * 2) // 2
+    offset = 3  # 1.5 modules of quiet zone: the code on a lit 56 px square
     for row, modules in enumerate(qr.matrix):  # every module drawn 2 px: dark on a lit square
         for col, dark in enumerate(modules):
             assert image.getpixel((offset + 2 * col, offset + 2 * row)) == (0 if dark else 1)
-    assert all(image.getpixel((x, 0)) == 1 for x in range(64))  # the quiet zone is lit
+    assert all(image.getpixel((x, 0)) == 1 for x in range(56))  # the quiet zone is lit
 
 
 def test_a_32_pixel_display_shows_the_address_and_code_without_a_qr_code(make_panel, table):
     panel = make_panel(size=(128, 32))
-    assert panel.text_lines() == ["Tabletop Companion", "192.168.1.20:8000", f"Code {table.join_code}"]
+    assert panel.text_lines() == ["192.168.1.20", f":8000/J/{table.join_code}"]
     assert panel.flaky.device.image.size == (128, 32)
 
 
@@ -60,7 +59,7 @@ def test_start_a_game_with_the_buttons_asks_players_and_options(make_panel, tabl
     assert panel.text_lines()[0] == "Wolf cards" and selected(panel) == "virtual"
     choose(panel, "virtual")
     choose(panel, "physical")  # the die
-    assert panel.text_lines()[1:3] == ["Start Pig House (tracker) for 3", "players?"]
+    assert panel.text_lines()[0] == "Start Pig House (tracker) for 3 players?" and selected(panel) == "Yes"
     short_press(panel, "ok")
     assert table.game_id == "pig-house" and table.players == 3
     assert table.public()["game"]["options"]["die"] == "physical"
@@ -74,7 +73,7 @@ def test_back_leaves_a_menu_and_a_refused_confirmation_changes_nothing(make_pane
     short_press(panel, "ok")
     choose(panel, "Menu…")
     choose(panel, "New game")
-    assert panel.text_lines()[0] == "New game"
+    assert panel.text_lines()[0].startswith("The game in progress ends.") and selected(panel) == "No"
     short_press(panel, "back")
     assert table.version == before and panel.text_lines()[0] == "Menu"
     presses(panel, "back")
@@ -101,7 +100,7 @@ def test_undo_with_nothing_to_undo_says_why(make_panel, table):
     choose(panel, "Undo last action")
     assert "Take back the last action?" in panel.text_lines()  # no move to name
     presses(panel, "down", "ok")
-    assert panel.text_lines()[:2] == ["Cannot undo", "there is nothing to undo in this"]
+    assert panel.text_lines()[:4] == ["Cannot undo", "there is nothing", "to undo in this", "game"]
     short_press(panel, "ok")
     assert panel.text_lines()[0] == "SWAP 5"  # the game menu
 
@@ -112,10 +111,10 @@ def test_join_code_and_ip_address_from_the_menu(make_panel, table):
     short_press(panel, "ok")
     choose(panel, "Menu…")
     choose(panel, "Show join code")
-    assert f"Code {table.join_code}" in panel.text_lines()
+    assert f"/J/{table.join_code}" in panel.text_lines()
     presses(panel, "back")
     choose(panel, "Show IP address")
-    assert panel.text_lines() == ["IP address", "IP 192.168.1.20", URL]
+    assert panel.text_lines() == ["IP address", "IP 192.168.1.20", "http://192.168.1", ".20:8000/"]
 
 
 def test_holding_ok_opens_the_menu_and_holding_back_goes_home(make_panel, table):
@@ -156,7 +155,7 @@ def test_left_and_right_work_as_back_and_ok(make_panel):
     presses(panel, "right")
     assert panel.text_lines()[0] == "Menu"
     presses(panel, "left")
-    assert panel.text_lines()[0] == "Tabletop"
+    assert panel.text_lines()[0] == "192.168."
 
 
 def test_a_press_that_changes_nothing_draws_nothing(make_panel):
@@ -191,7 +190,7 @@ def test_screens_change_when_the_table_changes(make_panel, table):
     assert panel.flaky.device.image.tobytes() != image.tobytes()
     table.join(1, "Hanako")
     assert panel.settle()
-    assert "Hanako: 0 wins" in status_text(panel)
+    assert "Hanako        0" in status_text(panel)  # under the caption "Wins"
 
 
 def test_pig_house_roll_shows_a_big_die(make_panel, table):
@@ -276,9 +275,8 @@ def test_japanese_names_render_and_long_names_wrap_whole(make_panel, table):
     panel = make_panel(language="ja")
     lines = status_text(panel)
     assert status_of(panel) == "オラクルカード"
-    assert "やまだたろうさんとはなこ: 0勝" in "".join(lines), lines  # wrapped over rows, never cut
-    assert "Bartholomew-Maximilian: 0勝" in "".join(lines), lines
-    assert not any("…" in line for line in lines)
+    assert lines[1:4] == ["勝ち数", "やまだたろう… 0", "Bartholomew-… 0"]  # cut to a row in the scores...
+    assert "やまだたろうさんとはなこの番" in "".join(lines), lines  # ...whole (wrapped) where it is awaited
     assert lit_pixels(panel.flaky.device.image.crop((0, 16, 128, 64))) > 50
 
 

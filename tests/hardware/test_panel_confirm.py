@@ -58,7 +58,7 @@ def test_ok_ok_during_an_attack_changes_nothing_and_attack_done_comes_last(make_
     version = table.version
     panel = make_panel()
     short_press(panel, "ok")
-    menu = panel.text_lines()[1:]
+    menu = [item.label for item in panel._pages[-1].items()]  # the whole list, not only what the glass shows
     assert "Attack done" in menu and not selected(panel).startswith("Attack done")
     # every seat's own report comes before the end of the attack
     assert menu.index("Attack done") > max(index for index, line in enumerate(menu) if "pig lost" in line)
@@ -67,7 +67,7 @@ def test_ok_ok_during_an_attack_changes_nothing_and_attack_done_comes_last(make_
     short_press(panel, "ok")  # ...and ok answers "No"
     assert table.version == version
     choose(panel, "Attack done")
-    assert panel.text_lines()[1:] == ["Attack done?", "Yes", "> No"]
+    assert panel.text_lines() == ["Attack done?", "Yes", "> No"]
     short_press(panel, "back")  # back is "No" too
     assert table.version == version
     choose(panel, "Attack done")
@@ -84,7 +84,7 @@ def test_a_lost_pig_asks_and_yes_takes_it(make_panel, table):
     panel = make_panel()
     short_press(panel, "ok")
     choose(panel, "Hanako: pig lost")
-    assert panel.text_lines()[1:] == ["Hanako: pig lost?", "Yes", "> No"]
+    assert panel.text_lines() == ["Hanako: pig lost?", "Yes", "> No"]
     presses(panel, "up", "ok")
     assert table.public()["view"]["public"]["pigs"][1] == pigs - 1
     assert len(panel._pages) == 1  # home again
@@ -98,7 +98,7 @@ def test_a_keyed_die_face_asks_first(make_panel, table, language):
     panel = make_panel(language=language)
     presses(panel, "ok", "ok")  # the first face: asked, not keyed
     assert table.version == version and selected(panel) == ("No" if language == "en" else "いいえ")
-    question = " ".join(panel.text_lines()[1:-2])  # wrapped at a space, if at all
+    question = panel.text_lines()[0]  # the whole question, however it wraps
     assert re.fullmatch(r"Die shows (1 pig|[02-9] pigs)( \+ pot)?\?" if language == "en" else r"「出目: こぶた\d(\+なべ)?」でよろしいですか\?", question)
     presses(panel, "down", "ok")
     assert table.version == version + 1 and table.public()["view"]["public"]["die"] is not None
@@ -111,7 +111,7 @@ def test_a_keyed_wolf_card_asks_first(make_panel, table):
     panel = make_panel()
     presses(panel, "ok", "ok")
     assert table.version == version and selected(panel) == "No"
-    assert panel.text_lines()[1].startswith("Wolf card (")
+    assert panel.text_lines()[0].startswith("Wolf card (")
     presses(panel, "down", "ok")
     assert table.version == version + 1
 
@@ -121,7 +121,7 @@ def test_the_scorers_start_player_asks_first(make_panel, table):
     table.join(0, "Aki")
     panel = make_panel()
     presses(panel, "ok", "ok")
-    assert panel.text_lines()[1:] == ["Start player: Aki?", "Yes", "> No"]
+    assert panel.text_lines() == ["Start player: Aki?", "Yes", "> No"]
     presses(panel, "down", "ok")
     assert table.public()["view"]["public"]["step"] == "entering"
 
@@ -170,3 +170,30 @@ def test_a_first_game_starts_on_yes(make_panel, table):
     choose(panel, "2 players")
     through_the_options(panel)
     assert selected(panel) == "Yes" and "ends" not in " ".join(panel.text_lines())
+
+
+def test_a_question_longer_than_its_rows_turns_its_pages_and_the_panel_wakes_for_them(table):
+    """Issue 33 point 10: 16 px rows leave three above the answers; a longer question shows
+    them a page at a time (QUESTION_PAGE_SECONDS each), the answers staying on the last row."""
+    import queue
+
+    from hardware.display import Display
+    from hardware.panel import QUESTION_PAGE_SECONDS, ConfirmPage, Panel
+    from hardware.screens import text_lines
+
+    panel = Panel(table, Display(None), None, queue.Queue(), public_url="http://192.168.1.20:8000/", language="ja")
+    panel.public = table.public()
+    question = "最後の一手を取り消しますか: たろうがマス7のオオカミをなべに落とし、こぶたを2匹守った"
+    page = ConfirmPage("一手戻す", question, lambda: None, default=False)
+    panel.push(page)
+    rows, room = page.pages(panel)
+    assert len(rows) > room == 3
+    first = page.screen(panel)
+    assert text_lines(first, 128, 64)[:3] == [question, "はい", "> いいえ"]
+    assert text_lines(first, 128, 64)[-1] == f"[lines 1-3 of {len(rows)}]"
+    assert 0 < panel._timeout() <= QUESTION_PAGE_SECONDS  # the thread wakes to turn the page
+    page.opened -= QUESTION_PAGE_SECONDS  # as if 3 s had passed
+    second = page.screen(panel)
+    assert text_lines(second, 128, 64)[-1] == f"[lines 4-{len(rows)} of {len(rows)}]"
+    page.key(panel, "down")
+    assert page.yes and page.screen(panel).selected == 1  # the buttons still choose the answer

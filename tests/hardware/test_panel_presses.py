@@ -27,9 +27,9 @@ class Counter:
             self.pressed.append(name)
 
     def to(self, label: str):
-        items = [line.removeprefix("> ") for line in self.panel.text_lines()[1:]]
+        items = [item.label for item in self.panel._pages[-1].items()]  # the whole list, shown or not
         target = next(index for index, item in enumerate(items) if item.startswith(label))
-        here = items.index(selected(self.panel))
+        here = self.panel._pages[-1].selected
         down, up = (target - here) % len(items), (here - target) % len(items)
         self.press(*(["down"] * down if down <= up else ["up"] * up), "ok")
 

@@ -119,8 +119,8 @@ def test_the_check_finds_a_secret_when_a_screen_shows_one(panel, table, monkeypa
     hand = table.view(0)["private"]["hand"]
 
     def leaky(info):
-        lines, die = screens._lion_square(info)
-        return [*lines, "hand: " + " ".join(hand)], die
+        scores, lines, die = screens._lion_square(info)
+        return scores, [*lines, "hand: " + " ".join(hand)], die
 
     monkeypatch.setitem(screens.STATUS_BUILDERS, "lion-square", leaky)
     assert leaked(panel) == sorted(set(hand) & secrets_of(table))
@@ -150,8 +150,8 @@ def test_the_check_finds_a_secret_number_when_a_screen_shows_one(panel, table, m
     assert not depends_on_hidden(panel)  # the real screens pass
 
     def leaky(info):
-        lines, die = screens._lion_square(info)
-        return [*lines, f"herd {table.view(0)['private']['herd']}"], die
+        scores, lines, die = screens._lion_square(info)
+        return scores, [*lines, f"herd {table.view(0)['private']['herd']}"], die
 
     monkeypatch.setitem(screens.STATUS_BUILDERS, "lion-square", leaky)
     assert leaked(panel) == []  # what the text search alone let through

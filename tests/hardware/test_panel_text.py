@@ -50,7 +50,7 @@ def assert_status_frame(panel, title):
     assert lines and "Screen error" not in lines, lines
     assert status_of(panel) == title  # a status screen: the title is in its data, not drawn
     rows = screens.layout(panel._shown, panel.width, panel.height).rows
-    assert all(fonts.text_width(row.text) * row.scale <= panel.width for row in rows)
+    assert all(fonts.text_width(row.text) <= panel.width for row in rows)
 
 
 def test_a_paragraph_separator_in_a_name_does_not_break_the_panel(make_panel, table, monkeypatch, caplog):
@@ -115,7 +115,7 @@ def test_a_character_the_layout_cannot_take_is_replaced_and_logged_once(caplog):
 
 def test_every_paragraph_separator_of_the_bidi_algorithm_is_replaced():
     """raqm fails on exactly the characters of bidi class B (found by drawing every code point
-    with Misaki: U+000A, U+000D, U+001C..U+001E, U+0085, U+2029): all of them are replaced."""
+    with the panel font: U+000A, U+000D, U+001C..U+001E, U+0085, U+2029): all of them are replaced."""
     separators = [chr(cp) for cp in range(0x110000) if unicodedata.bidirectional(chr(cp)) == "B"]
     assert len(separators) == 7
     for char in separators:

@@ -16,7 +16,8 @@ export function gameLine(info) {
 
 /**
  * Fill `list` with one item per seat: its number, its player's name (as text, never
- * HTML) or "free", and whatever `extra(seat)` adds (buttons).
+ * HTML) or "free", the words "you" on this phone's own seat and "host" on the host's, and
+ * whatever `extra(seat)` adds (buttons).
  */
 export function drawSeats(list, info, extra = () => null) {
   fill(list, info.seats.map((seat) =>
@@ -24,6 +25,7 @@ export function drawSeats(list, info, extra = () => null) {
       el("span", { class: "seat-number" }, t("seat.number", { n: seat.seat + 1 })),
       " ",
       el("span", { class: "seat-name" }, seat.taken ? seatEntryName(seat) : t("seat.free")),
+      seat.taken && pageData.seat === seat.seat ? el("span", { class: "you", "data-testid": "own-seat" }, t("seat.you")) : null,
       info.host.seat === seat.seat ? el("span", { class: "badge" }, t("seat.host")) : null,
       extra(seat))));
 }

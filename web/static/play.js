@@ -288,19 +288,29 @@ const SINCE_SHOWN = 4; // the last moves of three other seats, and one more
 const joinCode = () => pageData.join_path.split("/").pop();
 
 /**
- * A free seat the step waits for stalls the game: say so, and what to do, on every screen;
- * the host gets the bot buttons for it right there (games with bots).
+ * A free seat the step waits for stalls the game: say so on every screen in one compact line
+ * with the join code, so the step's own controls stay on the first screen. The host of a game
+ * with bots also gets "Add a bot…" on that line: a deliberate second step (it opens the
+ * seats' level buttons), never the page's main button.
  */
 function emptySeats(ctx) {
   const empty = waitingFor(view).filter((seat) => !view.names[seat]);
   if (!empty.length) return null;
   const bots = (pageData.bot_games || []).includes(view.game);
-  return el("section", { class: "empty-seats", "data-testid": "empty-seats" }, empty.map((seat) =>
-    el("div", { class: "empty-seat", "data-seat": seat },
-      el("p", {}, t(bots ? "empty.seat_bots" : "empty.seat", { seat: ctx.seatName(seat), code: joinCode() })),
-      mode === "play" && isHost && bots ? el("div", { class: "choices" }, ["easy", "normal", "strong"].map((level) =>
-        el("button", { class: level === "normal" ? "big" : null, type: "button", "data-testid": `empty-bot-${level}`,
-          onclick: () => seatBot(seat, level) }, t(`bots.level.${level}`)))) : null)));
+  const hostTools = mode === "play" && isHost && bots;
+  const key = `empty.${empty.length > 1 ? "seats" : "seat"}${bots && !hostTools ? "_bots" : ""}`;
+  const line = el("p", { class: "empty-line" },
+    el("span", { class: "empty-mark", "aria-hidden": "true" }, "○ "),
+    t(key, { seat: ctx.seatName(empty[0]), numbers: empty.map((seat) => seat + 1).join(t("list.separator")),
+      code: joinCode() }));
+  const addBot = hostTools ? el("details", { class: "add-bot", "data-testid": "add-bot" },
+    el("summary", {}, t("empty.add_bot")),
+    empty.map((seat) => el("div", { class: "add-bot-seat", "data-seat": seat },
+      el("span", { class: "add-bot-name" }, ctx.seatName(seat)),
+      ["easy", "normal", "strong"].map((level) =>
+        el("button", { type: "button", "data-testid": `empty-bot-${level}`, onclick: () => seatBot(seat, level) },
+          t(`bots.level.${level}`)))))) : null;
+  return el("section", { class: "empty-seats", "data-testid": "empty-seats" }, line, addBot);
 }
 
 /** The host seats a bot on a free seat from the phone (POST /api/seats/<n>/bot). */
