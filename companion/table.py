@@ -353,13 +353,18 @@ class Table:
         return token, hash_token(token)
 
     def hand_over_host(self, seat: int) -> None:
-        """Give host rights to the phone on ``seat``: its seat token becomes the host token
-        (it keeps them whatever happens to the seat later); the old host token stops working."""
+        """Give host rights to the person on ``seat``: its seat token becomes the host token
+        (it keeps them whatever happens to the seat later); the old host token stops working.
+        A bot's seat is refused: a bot has no phone to host with. (When hosting passes by
+        itself, a host gone or leaving, is decided by ``companion.presence``.)"""
         with self._lock:
             self._require_seat_number(seat)
             if seat not in self._seats:
                 raise Conflict(f"seat {seat + 1} is free: hosting can only go to a seated player",
                                f"{seat + 1}番の席は空いています。ホストは席に着いたプレイヤーにしか譲れません")
+            if self._seats[seat].bot is not None:
+                raise Conflict(f"seat {seat + 1} is a bot: hosting can only go to a person",
+                               f"{seat + 1}番の席はボットです。ホストは人にしか譲れません")
             token_hash = self._seats[seat].token_hash
             with self._change():
                 self._store.set_meta("host_token_hash", token_hash)
@@ -597,6 +602,7 @@ class Table:
                 with store.transaction():
                     store.set_meta("host_token_hash", self._host_hash)
                     store.set_meta("host_seat", None)
+        self._repair_a_bot_host()
         self._current = None
         record_id = store.get_meta("current_game")
         record = None if record_id is None else store.game(record_id)
@@ -618,6 +624,21 @@ class Table:
             log_lines = [_LogLine(*row) for row in store.log_entries(record.id)]
             self._current = _Current(record, game, state, applied, log=log_lines, seed_chosen=store.seed_chosen(record.id))
             self._note_changes(self._current, _fingerprints(game, state), everyone_changed=True)
+
+    def _repair_a_bot_host(self) -> None:
+        """A database saved while hosting could be handed to a bot (issue 33) may have a bot
+        as host, which locks every host tool for good: hosting goes to the first seated
+        person, or to nobody (then anyone may claim it)."""
+        host_seat = self.host_seat
+        if host_seat is None or self._seats[host_seat].bot is None:
+            return
+        people = sorted(seat for seat, held in self._seats.items() if held.bot is None)
+        self._host_hash = self._seats[people[0]].token_hash if people else None
+        log.warning("the host was the bot on seat %d: hosting goes to %s", host_seat + 1,
+                    f"seat {people[0] + 1}" if people else "nobody (anyone may claim it)")
+        if not self._store.problem:
+            with self._store.transaction():
+                self._store.set_meta("host_token_hash", self._host_hash)
 
     def _replay(self, record: GameRecord, game: Game, upto: int | None = None) -> tuple[dict, int]:
         """The state after the actions in force (only the first ``upto`` of them, if given):
@@ -646,6 +667,7 @@ class Table:
         view["title"] = current.game.title
         view["play_id"] = current.record.id  # once the game is over, its play in the records (a finished result's links)
         view["names"] = self.names()
+        view["host"] = {"exists": self.has_host, "seat": self.host_seat}  # phones say so when hosting moves
         view["bots"] = self.bots()  # a bot's level on its seat: pages name it in their own language
         view["problem"] = self.problem  # so every screen can say at once that nothing is saved
         view["troubles"] = {str(seat): dict(words) for seat, words in sorted(self._troubles.items())}

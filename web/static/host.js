@@ -48,8 +48,9 @@ const live = follow(async () => {
   drawSeats(document.getElementById("seats"), info, (seat) => seat.taken ? [
     el("button", { type: "button", onclick: () => window.confirm(t("host.free_confirm", { name: seatEntryName(seat) }))
       && post(`/api/seats/${seat.seat}/free`, {}, t("host.freed")) }, t("host.free")),
-    // No "Make host" beside the host's own seat (a host device's seat token differs from its host token).
-    info.host.seat === seat.seat || pageData.seat === seat.seat ? null : el("button", { type: "button",
+    // No "Make host" beside the host's own seat (a host device's seat token differs from its host
+    // token), nor beside a bot: a bot never hosts (the table refuses it).
+    seat.bot || info.host.seat === seat.seat || pageData.seat === seat.seat ? null : el("button", { type: "button",
       onclick: () => window.confirm(t("host.hand_over_confirm", { name: seatEntryName(seat) }))
         && post("/api/host/hand-over", { seat: seat.seat }, t("host.handed_over")) }, t("host.hand_over")),
   ] : botButtons(seat));

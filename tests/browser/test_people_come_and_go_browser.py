@@ -1,0 +1,136 @@
+"""People come and go (issue 33), in real Chromium: the host's phone closed, hosting passes to a
+person still at the table with a notice on every phone, in English and Japanese; a bot is never
+offered as host, and refused when asked for; undo beside bots takes back the asker's move and the
+bots' replies in one confirmation, and the bots do not play it again at once; *Play again* is
+said on every phone.
+
+Presence runs on a clock the test moves (``companion.presence``): nobody waits a minute. Every
+wait is on an event or on the page's state, never a sleep.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import warnings
+from contextlib import contextmanager
+
+import pytest
+
+from browser_support import chromium_missing, shows_current
+
+_missing = chromium_missing()
+if _missing:
+    warnings.warn(f"BROWSER TESTS SKIPPED: {_missing}", stacklevel=1)
+    pytest.skip(f"BROWSER TESTS SKIPPED: {_missing}", allow_module_level=True)
+
+from playwright.sync_api import expect  # noqa: E402
+
+from companion.presence import GONE_SECONDS  # noqa: E402
+from companion.serve import Server  # noqa: E402
+from companion.table import Table  # noqa: E402
+from web import create_app  # noqa: E402
+
+
+class Clock:
+    """Presence's clock, moved by the test."""
+
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self):
+        return self.now
+
+
+@contextmanager
+def serving(data_dir, bots_factory=None):
+    """The real server (waitress) around a table whose presence runs on a test clock; yields
+    ``(url, table, app, clock)``. ``bots_factory(table)`` makes the table's BotSeats (started here)."""
+    clock = Clock()
+    table = Table(data_dir)
+    bots = bots_factory(table) if bots_factory else None
+    app = create_app(table, bots=bots, keepalive_seconds=5.0, stream_seconds=120.0, clock=clock)
+    server = Server(app, "127.0.0.1", 0)
+    thread = threading.Thread(target=server.serve_forever, name="test-server", daemon=True)
+    thread.start()
+    if bots:
+        bots.start()
+    try:
+        yield f"http://127.0.0.1:{server.port}", table, app, clock
+    finally:
+        server.stop()
+        server.wait_stopped(10)
+        thread.join(10)
+        if bots:
+            bots.stop()
+        table.close()
+
+
+def until(condition, seconds=10.0):
+    """Wait for a condition of the server (streams opened or closed): checked often, never slept on blindly."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.02)
+
+
+def four_at_the_table(url, table, new_phone):
+    """Aki hosts on seat 0, Bo on seat 1, Chika (her phone in Japanese) on seat 2, a bot on seat 3."""
+    table.start_game("lion-square", 4, seed=1, claim_host=True)
+    tokens = {name: table.join(seat, name) for seat, name in enumerate(["Aki", "Bo", "Chika"])}
+    table.join(3, "Bot 4 (Normal)", bot="normal")
+    table.hand_over_host(0)
+    phones = {}
+    for name, token in tokens.items():
+        lang = "?lang=ja" if name == "Chika" else ""
+        phones[name] = new_phone(locale="ja-JP") if name == "Chika" else new_phone()
+        phones[name].goto(f"{url}/R/{token}")
+        phones[name].goto(f"{url}/play{lang}")
+        shows_current(phones[name], table)
+    return tokens, phones
+
+
+def test_the_hosts_phone_closed_hosting_passes_to_a_person_here_with_a_notice_on_every_phone(tmp_path, browser, new_phone):
+    with serving(tmp_path / "data") as (url, table, app, clock):
+        tokens, phones = four_at_the_table(url, table, new_phone)
+        events = app.extensions["companion"].events
+        until(lambda: events.open_streams == 3)
+        clock.now += GONE_SECONDS  # past the minute every phone has after a start
+        phones["Aki"].close()  # Aki goes home
+        until(lambda: events.open_streams == 2)
+        assert table.is_host(tokens["Aki"]), "a minute to come back"
+        clock.now += GONE_SECONDS
+
+        expect(phones["Bo"].locator("#status")).to_have_text(
+            "You are the host now: the host tools are at the bottom of the page.")
+        expect(phones["Bo"].locator("#host-link")).to_be_visible()
+        expect(phones["Chika"].locator("#status")).to_have_text("Boさんがホストになりました。")
+        expect(phones["Chika"].locator("#host-link")).to_be_hidden()
+        assert table.is_host(tokens["Bo"]) and not table.is_host(tokens["Aki"]) and table.host_seat == 1
+
+        phones["Bo"].goto(f"{url}/host")  # the tools work for Bo
+        expect(phones["Bo"].locator("h1")).to_have_text("Host tools")
+
+
+def test_a_bot_is_never_offered_as_host_and_refused_when_asked_for(tmp_path, browser, new_phone):
+    with serving(tmp_path / "data") as (url, table, app, clock):
+        tokens, phones = four_at_the_table(url, table, new_phone)
+        aki = phones["Aki"]
+        aki.goto(f"{url}/host")
+        rows = aki.locator("#seats li")
+        expect(rows).to_have_count(4)
+        expect(rows.nth(1).get_by_role("button", name="Make host")).to_have_count(1)
+        expect(rows.nth(3)).to_contain_text("Bot")
+        expect(rows.nth(3).get_by_role("button", name="Make host")).to_have_count(0)
+
+        version = table.version
+        answer = aki.evaluate("""async () => {
+            const response = await fetch("/api/host/hand-over", {method: "POST", credentials: "same-origin",
+                headers: {"Content-Type": "application/json", "X-Requested-With": "companion"},
+                body: JSON.stringify({seat: 3})});
+            return {status: response.status, body: await response.json()};
+        }""")
+        assert answer["status"] == 409
+        assert answer["body"]["error"] == "seat 4 is a bot: hosting can only go to a person"
+        assert answer["body"]["error_ja"] == "4番の席はボットです。ホストは人にしか譲れません"
+        assert table.version == version and table.is_host(tokens["Aki"])
