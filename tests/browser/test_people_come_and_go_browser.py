@@ -10,6 +10,7 @@ wait is on an event or on the page's state, never a sleep.
 
 from __future__ import annotations
 
+import concurrent.futures
 import threading
 import time
 import warnings
@@ -26,6 +27,8 @@ if _missing:
 
 from playwright.sync_api import expect  # noqa: E402
 
+from companion.bots.seats import BotSeats  # noqa: E402
+from companion.config import BotsConfig  # noqa: E402
 from companion.presence import GONE_SECONDS  # noqa: E402
 from companion.serve import Server  # noqa: E402
 from companion.table import Table  # noqa: E402
@@ -134,3 +137,58 @@ def test_a_bot_is_never_offered_as_host_and_refused_when_asked_for(tmp_path, bro
         assert answer["body"]["error"] == "seat 4 is a bot: hosting can only go to a person"
         assert answer["body"]["error_ja"] == "4番の席はボットです。ホストは人にしか譲れません"
         assert table.version == version and table.is_host(tokens["Aki"])
+
+
+class FirstAction:
+    """A bot that answers its view's first action at once (the search is not what is tested)."""
+
+    def think(self, game_id, view, *, level, seconds):
+        future = concurrent.futures.Future()
+        future.set_result(view["actions"][0])
+        return future
+
+    def close(self):
+        pass
+
+
+def quick_bots(table):
+    return BotSeats(table, table.data_dir, BotsConfig(pause_seconds=0), thinker=FirstAction())
+
+
+def test_undo_after_the_bots_answered_takes_one_confirmation_and_the_bots_do_not_play_again_at_once(
+        tmp_path, browser, new_phone):
+    with serving(tmp_path / "data", quick_bots) as (url, table, app, clock):
+        bots = app.extensions["companion"].bots
+        table.start_game("swap5", 4, seed=1, claim_host=True)
+        aki = table.join(0, "Aki")
+        table.hand_over_host(0)
+        for seat in (1, 2, 3):
+            bots.seat(seat, "normal")
+        until(lambda: table.view(None)["to_act"] == [0])
+        phone = new_phone()
+        phone.goto(f"{url}/R/{aki}")
+        shows_current(phone, table)
+        before = len(table.action_log())
+        misplay = table.view(0)["actions"][0]
+        table.act(0, misplay, table.version)  # Aki's misplay; the three bots answer
+        until(lambda: len(table.action_log()) == before + 4 and table.view(None)["to_act"] == [0])
+        undo = table.undoable()
+        assert undo["moves"] == 4 and undo["seat"] == 0
+        aki_said = undo["move"]["en"].replace("{s0}", "Aki").rstrip(".")
+
+        phone.goto(f"{url}/host")
+        questions = []
+        phone.on("dialog", lambda dialog: (questions.append(dialog.message), dialog.accept()))
+        phone.locator("#undo").click()
+        expect(phone.locator("#status")).to_have_text("The last move was taken back.")
+        assert len(questions) == 1, "one confirmation"
+        assert questions[0].startswith("Take back Aki ") and questions[0].endswith(", with the bots' 3 replies after it?")
+        assert [a["undone"] for a in table.action_log()][before:] == [True] * 4
+        assert table.log(None)[-1]["text"]["en"] == "{s0} took back 4 moves"
+        assert questions[0] == f"Take back {aki_said}, with the bots' 3 replies after it?"
+
+        phone.goto(f"{url}/play")
+        shows_current(phone, table)
+        expect(phone.get_by_test_id("turn")).to_have_text("Your turn!")
+        expect(phone.get_by_test_id("log")).to_contain_text("Aki took back 4 moves")
+        assert len(table.action_log()) == before + 4 and table.view(None)["to_act"] == [0], "no bot played again"
