@@ -192,3 +192,31 @@ def test_undo_after_the_bots_answered_takes_one_confirmation_and_the_bots_do_not
         expect(phone.get_by_test_id("turn")).to_have_text("Your turn!")
         expect(phone.get_by_test_id("log")).to_contain_text("Aki took back 4 moves")
         assert len(table.action_log()) == before + 4 and table.view(None)["to_act"] == [0], "no bot played again"
+
+
+def test_play_again_is_said_on_every_phone_in_its_language(tmp_path, browser, new_phone):
+    with serving(tmp_path / "data") as (url, table, app, clock):
+        host_token = table.start_game("swap5", 2, seed=4, claim_host=True)
+        aki, bo = table.join(0, "Aki"), table.join(1, "Bo")
+        table.hand_over_host(0)
+        while not table.view(None)["over"]:  # the last action each time ends this deal quickly
+            seat = table.view(None)["to_act"][0]
+            table.act(seat, table.view(seat)["actions"][-1], table.version)
+        phones = {"Aki": new_phone(), "Bo": new_phone(locale="ja-JP")}
+        phones["Aki"].goto(f"{url}/R/{aki}")
+        phones["Bo"].goto(f"{url}/R/{bo}")
+        phones["Bo"].goto(f"{url}/play?lang=ja")
+        for phone in phones.values():
+            shows_current(phone, table)
+        screen = new_phone(viewport={"width": 1280, "height": 800}, is_mobile=False, has_touch=False)
+        screen.goto(f"{url}/table")
+        shows_current(screen, table)
+        finished = table.view(None)["play_id"]
+
+        phones["Aki"].get_by_test_id("rematch").click()
+        expect(phones["Bo"].locator("#status")).to_have_text("SWAP 5の新しいゲームが始まりました。")
+        expect(screen.locator("#status")).to_have_text("A new game of SWAP 5 has started.")
+        for phone in (*phones.values(), screen):
+            shows_current(phone, table)
+        assert table.view(None)["play_id"] != finished and not table.view(None)["over"]
+        assert host_token and table.is_host(aki)

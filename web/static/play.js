@@ -99,6 +99,8 @@ async function take(next) {
   const sameChoices = view && picker && picker !== sentPicker && JSON.stringify(view.actions) === JSON.stringify(next.actions);
   noticeUndos(next);
   followHosting(next);
+  // A new game (Play again, or one the host started) replaces the deal on screen: every screen says so.
+  if (view && next.play_id !== view.play_id) say(t("game.new_started", { title: pick(next.title) }), "notice");
   view = next;
   if (!sameChoices) {
     picker = new Picker(view.actions, chosen);
