@@ -42,6 +42,7 @@ class Presence:
         self._clock = clock
         self._gone_seconds = gone_seconds
         self._lock = threading.Lock()
+        self._passing = threading.RLock()  # one hand-over at a time: two streams seeing the host gone pass it once
         self._open: Counter[str] = Counter()  # token -> its phones' open streams
         self._left_at: dict[str, float] = {}  # token -> when its last stream closed
         self._started = clock()  # nobody is known to be gone before this
@@ -96,27 +97,32 @@ class Presence:
         """If the table's host has been gone ``GONE_SECONDS``, pass hosting to the first
         present seated person; returns their seat, or None when nothing changed."""
         if not self._table.has_host or self.host_present():
-            return None
-        return self.pass_on()
+            return None  # the usual answer, without waiting for another stream's hand-over
+        with self._passing:
+            if self.host_present():  # another stream passed it on meanwhile
+                return None
+            return self.pass_on()
 
     def pass_on(self) -> int | None:
         """Pass hosting to the first present seated person who is not the host already (the
         host's seat was freed, or they are gone); returns their seat, or None when there is nobody."""
-        host_seat = self._table.host_seat
-        for seat in self.present_people():
-            if seat == host_seat:
-                continue
-            try:
-                self._table.hand_over_host(seat)
-            except Conflict:  # the seat was freed in the meantime: the next one
-                continue
-            return seat
-        return None
+        with self._passing:
+            host_seat = self._table.host_seat
+            for seat in self.present_people():
+                if seat == host_seat:
+                    continue
+                try:
+                    self._table.hand_over_host(seat)
+                except Conflict:  # the seat was freed in the meantime: the next one
+                    continue
+                return seat
+            return None
 
     def take(self, seat: int) -> None:
         """The person on ``seat`` takes hosting because no host is present (one tap on their
         phone). Refused (Conflict) while the host is present: ask them to hand it over."""
-        if self.host_present():
-            raise Conflict("the host is here: ask them to hand hosting over to you",
-                           "ホストはいます。ホストを譲ってもらうよう頼んでください")
-        self._table.hand_over_host(seat)
+        with self._passing:
+            if self.host_present():
+                raise Conflict("the host is here: ask them to hand hosting over to you",
+                               "ホストはいます。ホストを譲ってもらうよう頼んでください")
+            self._table.hand_over_host(seat)

@@ -4,6 +4,7 @@ that keeps a host among them (issue 33, point 1). Time is a fake clock: nothing 
 from __future__ import annotations
 
 import sqlite3
+import threading
 
 import pytest
 
@@ -153,3 +154,19 @@ def test_a_database_with_a_bot_as_host_and_no_person_seated_has_no_host_after_lo
     assert not table.has_host
     table.claim_host()  # anyone may claim it now
     table.close()
+
+
+def test_streams_that_see_the_host_gone_at_once_pass_hosting_once(table, clock):
+    aki, bo, chika = seated(table)
+    presence = Presence(table, clock=clock)
+    presence.arrive([bo])
+    presence.arrive([chika])
+    clock.advance(GONE_SECONDS)
+    moved = []
+    table.subscribe(moved.append)
+    threads = [threading.Thread(target=presence.keep_a_host) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert table.host_seat == 1 and len(moved) == 1, "to Bo, once: not on to Chika"
