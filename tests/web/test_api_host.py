@@ -68,15 +68,14 @@ def test_hosting_handed_to_a_bot_is_refused_in_plain_words(api, table):
 
 
 @pytest.fixture
-def clocked(table):
-    """An app whose presence runs on a clock the test moves, with a page-speaking client."""
-    from conftest import Api
-
+def clocked(table, api):
+    """An app whose presence runs on a clock the test moves, with a client speaking like a
+    page (the ``api`` fixture's kind: ``tests/hardware`` has a conftest of its own to import)."""
     from web import create_app
 
     clock = Clock()
     app = create_app(table, keepalive_seconds=0.2, stream_seconds=2.0, clock=clock)
-    yield Api(app.test_client()), app.extensions["companion"].presence, clock
+    yield type(api)(app.test_client()), app.extensions["companion"].presence, clock
     app.extensions["companion"].events.stop()
 
 
