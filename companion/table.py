@@ -773,7 +773,7 @@ def _readable(lines: list[_LogLine], seat: int | None, last: int | None = None) 
 def _undo_entry(by: int | None, mover: int, lines: list[_LogLine], players: int) -> dict:
     """The log entry of an undo: who took back what, worded for everyone and, where the move
     read differently to a seat (its own card, say), for that seat alone."""
-    who_en, who_ja = ("The host", "ホスト") if by is None else (seat_ref(by), seat_ref(by))
+    who_en, who_ja = ("The host", "ホスト") if by is None else (seat_ref(by), f"{seat_ref(by)}さん")
 
     def words(seat: int | None) -> dict:
         move = next((text for text in (_wording(line.entry, seat) for line in lines) if text is not None), None)

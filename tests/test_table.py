@@ -714,7 +714,7 @@ def test_undo_marks_the_move_and_a_new_entry_says_who_took_back_what_also_after_
     assert undone == {**move_entry, "undone": True}
     assert undo["kind"] == "undo" and "undone" not in undo
     assert undo["text"] == {"en": "{s1} took back: " + move_entry["text"]["en"],
-                            "ja": "{s1}が取り消しました: " + move_entry["text"]["ja"]}
+                            "ja": "{s1}さんが取り消しました: " + move_entry["text"]["ja"]}
     table.act(seat, move, table.version)  # the same move again: a new entry, not the undone one
     table.undo()  # the host without a seat, or the panel
     assert table.view(None)["log"][-1]["text"]["en"] == "The host took back: " + move_entry["text"]["en"]
