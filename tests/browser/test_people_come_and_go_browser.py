@@ -214,8 +214,8 @@ def test_play_again_is_said_on_every_phone_in_its_language(tmp_path, browser, ne
         finished = table.view(None)["play_id"]
 
         phones["Aki"].get_by_test_id("rematch").click()
-        expect(phones["Bo"].locator("#status")).to_have_text("SWAP 5の新しいゲームが始まりました。")
-        expect(screen.locator("#status")).to_have_text("A new game of SWAP 5 has started.")
+        expect(phones["Bo"].locator("#status")).to_have_text("新しいゲームが始まりました（SWAP 5）。")
+        expect(screen.locator("#status")).to_have_text("A new game has started: SWAP 5.")
         for phone in (*phones.values(), screen):
             shows_current(phone, table)
         assert table.view(None)["play_id"] != finished and not table.view(None)["over"]
