@@ -194,6 +194,24 @@ def test_undo_after_the_bots_answered_takes_one_confirmation_and_the_bots_do_not
         assert len(table.action_log()) == before + 4 and table.view(None)["to_act"] == [0], "no bot played again"
 
 
+def test_when_a_bot_is_awaited_after_an_undo_every_phone_says_the_bots_hold_still(tmp_path, browser, new_phone):
+    def patient_bots(table):  # a pause long enough to look at; the unit tests time the real one
+        return BotSeats(table, table.data_dir, BotsConfig(pause_seconds=0), thinker=FirstAction(), undo_pause_seconds=600)
+
+    with serving(tmp_path / "data", patient_bots) as (url, table, app, clock):
+        table.start_game("swap5", 2, seed=2)  # seat 0 starts: the bot
+        aki = table.join(1, "Aki")
+        app.extensions["companion"].bots.seat(0, "normal")
+        until(lambda: len(table.action_log()) == 1)
+        phone = new_phone(locale="ja-JP")
+        phone.goto(f"{url}/R/{aki}")
+        phone.goto(f"{url}/play?lang=ja")
+        table.undo()  # the panel: only the bot had moved, so its move alone; its turn again
+        shows_current(phone, table)
+        expect(phone.get_by_test_id("bots-paused")).to_have_text("取り消しの後、ボットは少し待ってから指します。")
+        assert [a["undone"] for a in table.action_log()] == [True], "the bot holds still"
+
+
 def test_play_again_is_said_on_every_phone_in_its_language(tmp_path, browser, new_phone):
     with serving(tmp_path / "data") as (url, table, app, clock):
         host_token = table.start_game("swap5", 2, seed=4, claim_host=True)

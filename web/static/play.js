@@ -289,8 +289,16 @@ function headline(ctx) {
     Object.entries(view.troubles || {}).map(([seat, words]) =>
       el("p", { class: "bot-trouble", role: "status", "data-testid": "bot-trouble" },
         t("bot.trouble", { name: ctx.seatName(Number(seat)), why: pick(words) }))),
+    botsHoldStill() ? el("p", { class: "step-hint", role: "status", "data-testid": "bots-paused" }, t("bots.paused")) : null,
     yours ? sinceLine(ctx) : null,
     hint ? el("p", { class: "step-hint", "data-testid": "hint" }, hint) : null);
+}
+
+/** Right after an undo, while a bot is awaited: the bots hold still a moment (docs/bots.md),
+ * so the move taken back does not come straight back; say so, or the table looks stuck. */
+function botsHoldStill() {
+  const last = view.log[view.log.length - 1];
+  return !view.over && last && last.kind === "undo" && waitingFor(view).some((seat) => view.bots && view.bots[seat]);
 }
 
 /** On my turn: what the others did since my last move. One line, the newest move, so the
