@@ -238,3 +238,20 @@ def test_play_again_is_said_on_every_phone_in_its_language(tmp_path, browser, ne
             shows_current(phone, table)
         assert table.view(None)["play_id"] != finished and not table.view(None)["over"]
         assert host_token and table.is_host(aki)
+
+
+def test_with_no_host_here_a_seated_person_takes_hosting_in_one_tap(tmp_path, browser, new_phone):
+    with serving(tmp_path / "data") as (url, table, app, clock):
+        table.start_game("meow-oracle", 2, seed=1)  # started by the panel: nobody hosts
+        bo = table.join(1, "Bo")
+        phone = new_phone()
+        phone.goto(f"{url}/R/{bo}")
+        shows_current(phone, table)
+        take = phone.get_by_test_id("take-host")
+        expect(take).to_have_text("No host here: take hosting")
+        expect(phone.locator("#host-link")).to_be_hidden()
+        take.click()
+        expect(phone.locator("#status")).to_have_text("You are the host now: the host tools are at the bottom of the page.")
+        expect(phone.locator("#host-link")).to_be_visible()
+        expect(take).to_be_hidden()
+        assert table.is_host(bo) and table.host_seat == 1
