@@ -362,15 +362,11 @@ class Store:
         row = self._db.execute("SELECT MAX(n) FROM actions WHERE game_id = ?", (game_id,)).fetchone()
         return row[0] or 0
 
-    def undo_last_action(self, game_id: int) -> int | None:
-        """Flag the last action in force as undone; return its number, or None if there is none."""
-        row = self._db.execute(
-            "SELECT MAX(n) FROM actions WHERE game_id = ? AND undone_at IS NULL", (game_id,)
-        ).fetchone()
-        if row[0] is None:
-            return None
-        self._db.execute("UPDATE actions SET undone_at = ? WHERE game_id = ? AND n = ?", (time.time(), game_id, row[0]))
-        return row[0]
+    def undo_actions_from(self, game_id: int, first: int) -> int:
+        """Flag every action in force from number ``first`` on as undone (one undo: a person's
+        move and the bots' replies after it); return how many were."""
+        return self._db.execute("UPDATE actions SET undone_at = ? WHERE game_id = ? AND n >= ? AND undone_at IS NULL",
+                                (time.time(), game_id, first)).rowcount
 
     def action_log(self, game_id: int) -> list[dict]:
         """The whole log of a game, undone actions included (for export and audits)."""
@@ -382,11 +378,11 @@ class Store:
             for n, seat, action, at, undone_at in rows
         ]
 
-    def last_applied_action(self, game_id: int) -> tuple[int, int] | None:
-        """``(n, seat)`` of the last action in force, or None."""
+    def last_applied_actions(self, game_id: int, limit: int) -> list[tuple[int, int]]:
+        """``(n, seat)`` of the last ``limit`` actions in force, the last one first."""
         return self._db.execute(
-            "SELECT n, seat FROM actions WHERE game_id = ? AND undone_at IS NULL ORDER BY n DESC LIMIT 1", (game_id,)
-        ).fetchone()
+            "SELECT n, seat FROM actions WHERE game_id = ? AND undone_at IS NULL ORDER BY n DESC LIMIT ?",
+            (game_id, limit)).fetchall()
 
     # -------------------------------------------------------------- log
 

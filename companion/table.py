@@ -45,6 +45,8 @@ NAME_MAX = 24
 JOIN_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud without doubt
 JOIN_CODE_LENGTH = 5
 HISTORY_SHOWN = 10
+UNDO_REACH = 100
+"""How far back an undo looks for a person's move among the bots' (see Table.undo)."""
 
 __all__ = [
     "Conflict",
@@ -232,6 +234,7 @@ class Table:
                 "seats": [{"seat": s, "name": n, "taken": n is not None, "bot": bot, "trouble": self._troubles.get(s)}
                           for (s, n), bot in zip(enumerate(names), self.bots())],
                 "view": None,
+                "undo": self.undoable(),  # what the host's undo would take back: its question names it
                 "history": [self._history_entry(r) for r in self._store.finished_games(HISTORY_SHOWN)],
             }
             if current:
@@ -353,13 +356,18 @@ class Table:
         return token, hash_token(token)
 
     def hand_over_host(self, seat: int) -> None:
-        """Give host rights to the phone on ``seat``: its seat token becomes the host token
-        (it keeps them whatever happens to the seat later); the old host token stops working."""
+        """Give host rights to the person on ``seat``: its seat token becomes the host token
+        (it keeps them whatever happens to the seat later); the old host token stops working.
+        A bot's seat is refused: a bot has no phone to host with. (When hosting passes by
+        itself, a host gone or leaving, is decided by ``companion.presence``.)"""
         with self._lock:
             self._require_seat_number(seat)
             if seat not in self._seats:
                 raise Conflict(f"seat {seat + 1} is free: hosting can only go to a seated player",
                                f"{seat + 1}番の席は空いています。ホストは席に着いたプレイヤーにしか譲れません")
+            if self._seats[seat].bot is not None:
+                raise Conflict(f"seat {seat + 1} is a bot: hosting can only go to a person",
+                               f"{seat + 1}番の席はボットです。ホストは人にしか譲れません")
             token_hash = self._seats[seat].token_hash
             with self._change():
                 self._store.set_meta("host_token_hash", token_hash)
@@ -459,26 +467,36 @@ class Table:
         self._notify()
 
     def undo(self, by: int | None = None) -> None:
-        """Take back the last action in force (the host's power). It stays in the action
-        log flagged as undone, its log entries stay marked ``undone``, and a new entry of
-        kind "undo" says who took back what: the player on seat ``by``, or (None) the host
-        without a seat or the panel. The RNG is part of the state, so doing the same again
-        gives the same cards or dice: undo cannot re-roll.
+        """Take back the last move made by a person, together with the bots' replies after it
+        (the host's power; :meth:`undoable` says what that is now): one confirmation takes the
+        table back to just before that move, so the bots do not have to be undone one by one.
+        When only bots have moved (no person's move among the last ``UNDO_REACH``), the last
+        move alone. A bot is a seat held by a bot now.
+
+        The moves stay in the action log flagged as undone, their log entries stay marked
+        ``undone``, and one new entry of kind "undo" says who took back what: the player on
+        seat ``by``, or (None) the host without a seat or the panel. The RNG is part of the
+        state, so doing the same again gives the same cards or dice: undo cannot re-roll.
 
         A finished game whose replay or moves the records have served (every hand shown to
         whoever asked) is refused: what everyone may have seen cannot become secret again
         (``docs/records.md``, *Replays and undo*)."""
         with self._lock:
             current = self._require_game()
-            last = self._store.last_applied_action(current.record.id)
-            if last is None:
+            taken = self._moves_to_take_back(current)
+            if not taken:
                 raise Conflict("there is nothing to undo in this game", "このゲームには取り消せる手がありません")
             if by is not None:
                 self._require_seat_number(by)
-            n, mover = last
-            entry = _undo_entry(by, mover, [line for line in current.log if line.action == n], current.record.players)
+            first, mover = taken[-1]
+            numbers = {n for n, _ in taken}
+            if len(taken) == 1:
+                entry = _undo_entry(by, mover, [line for line in current.log if line.action == first], current.record.players)
+            else:
+                entry = _undo_entry_many(by, len(taken))
             was_over = current.game.is_over(current.state)
-            state, applied = self._replay(current.record, current.game, upto=current.applied - 1)
+            kept = current.applied - len(taken)
+            state, applied = self._replay(current.record, current.game, upto=kept)
             fingerprints = _fingerprints(current.game, state)
             with self._change():
                 if was_over and self._store.shown_after_end(current.record.id):  # checked where the records write it
@@ -487,18 +505,42 @@ class Table:
                         "seen: it can no longer be taken back past its end (start a new game or a rematch)",
                         "このゲームは終わり、リプレイか手の記録が開かれたので、全員の手札が見られたかもしれません。"
                         "終わった後の手はもう取り消せません（新しいゲームか再戦を始めてください）")
-                self._store.undo_last_action(current.record.id)
+                self._store.undo_actions_from(current.record.id, first)
                 (seq,) = self._store.add_log_entries(current.record.id, None, [entry])
-                self._store.drop_snapshots_after(current.record.id, current.applied - 1)
+                self._store.drop_snapshots_after(current.record.id, kept)
                 if was_over:
                     self._store.reopen_game(current.record.id)
             current.state, current.applied = state, applied
             for line in current.log:
-                if line.action == n:
+                if line.action in numbers:
                     line.undone = True
             current.log.append(_LogLine(seq, None, entry))
             self._note_changes(current, fingerprints)
         self._notify()
+
+    def undoable(self) -> dict | None:
+        """What :meth:`undo` would take back now, for the question that asks first: ``{"moves":
+        how many, "seat": whose move it goes back to, "move": that move's public log text or
+        None}``; None when there is nothing to undo (or no game)."""
+        with self._lock:
+            if self._current is None:
+                return None
+            taken = self._moves_to_take_back(self._current)
+            if not taken:
+                return None
+            first, mover = taken[-1]
+            text = next((line.entry["text"] for line in self._current.log if line.action == first), None)
+            return {"moves": len(taken), "seat": mover, "move": copy.deepcopy(text)}
+
+    def _moves_to_take_back(self, current: _Current) -> list[tuple[int, int]]:
+        """``(n, seat)`` of the moves one undo takes back, the last first: back to the last
+        person's move (bots' moves after it included), or the last move alone when the last
+        ``UNDO_REACH`` were all bots'."""
+        last = self._store.last_applied_actions(current.record.id, UNDO_REACH)
+        for count, (_, seat) in enumerate(last, start=1):
+            if not (seat in self._seats and self._seats[seat].bot is not None):
+                return last[:count]
+        return last[:1]
 
     def report_trouble(self, seat: int, trouble: dict | None) -> None:
         """Say on every screen why the player on ``seat`` cannot move now (``{"en", "ja"}``:
@@ -602,6 +644,7 @@ class Table:
                 with store.transaction():
                     store.set_meta("host_token_hash", self._host_hash)
                     store.set_meta("host_seat", None)
+        self._repair_a_bot_host()
         self._current = None
         record_id = store.get_meta("current_game")
         record = None if record_id is None else store.game(record_id)
@@ -623,6 +666,21 @@ class Table:
             log_lines = [_LogLine(*row) for row in store.log_entries(record.id)]
             self._current = _Current(record, game, state, applied, log=log_lines, seed_chosen=store.seed_chosen(record.id))
             self._note_changes(self._current, _fingerprints(game, state), everyone_changed=True)
+
+    def _repair_a_bot_host(self) -> None:
+        """A database saved while hosting could be handed to a bot (issue 33) may have a bot
+        as host, which locks every host tool for good: hosting goes to the first seated
+        person, or to nobody (then anyone may claim it)."""
+        host_seat = self.host_seat
+        if host_seat is None or self._seats[host_seat].bot is None:
+            return
+        people = sorted(seat for seat, held in self._seats.items() if held.bot is None)
+        self._host_hash = self._seats[people[0]].token_hash if people else None
+        log.warning("the host was the bot on seat %d: hosting goes to %s", host_seat + 1,
+                    f"seat {people[0] + 1}" if people else "nobody (anyone may claim it)")
+        if not self._store.problem:
+            with self._store.transaction():
+                self._store.set_meta("host_token_hash", self._host_hash)
 
     def _replay(self, record: GameRecord, game: Game, upto: int | None = None) -> tuple[dict, int]:
         """The state after the actions in force (only the first ``upto`` of them, if given):
@@ -651,6 +709,7 @@ class Table:
         view["title"] = current.game.title
         view["play_id"] = current.record.id  # once the game is over, its play in the records (a finished result's links)
         view["names"] = self.names()
+        view["host"] = {"exists": self.has_host, "seat": self.host_seat}  # phones say so when hosting moves
         view["bots"] = self.bots()  # a bot's level on its seat: pages name it in their own language
         view["problem"] = self.problem  # so every screen can say at once that nothing is saved
         view["troubles"] = {str(seat): dict(words) for seat, words in sorted(self._troubles.items())}
@@ -719,7 +778,7 @@ def _readable(lines: list[_LogLine], seat: int | None, last: int | None = None) 
 def _undo_entry(by: int | None, mover: int, lines: list[_LogLine], players: int) -> dict:
     """The log entry of an undo: who took back what, worded for everyone and, where the move
     read differently to a seat (its own card, say), for that seat alone."""
-    who_en, who_ja = ("The host", "ホスト") if by is None else (seat_ref(by), seat_ref(by))
+    who_en, who_ja = ("The host", "ホスト") if by is None else (seat_ref(by), f"{seat_ref(by)}さん")
 
     def words(seat: int | None) -> dict:
         move = next((text for text in (_wording(line.entry, seat) for line in lines) if text is not None), None)
@@ -735,6 +794,14 @@ def _undo_entry(by: int | None, mover: int, lines: list[_LogLine], players: int)
     if own:
         entry["to"] = own
     return entry
+
+
+def _undo_entry_many(by: int | None, moves: int) -> dict:
+    """The log entry of an undo that took back several moves (a person's and the bots' replies)."""
+    if by is None:
+        return {"kind": "undo", "text": {"en": f"The host took back {moves} moves", "ja": f"ホストが{moves}手戻しました"}}
+    return {"kind": "undo", "text": {"en": f"{seat_ref(by)} took back {moves} moves",
+                                     "ja": f"{seat_ref(by)}さんが{moves}手戻しました"}}
 
 
 def _fingerprints(game: Game, state: dict) -> dict[int, str]:

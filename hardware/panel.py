@@ -707,21 +707,22 @@ class Panel:
                                       lambda: self._start(game["id"], game["players"], dict(game["options"]))))
 
     def _ask_undo(self) -> None:
-        """Ask first, naming the move (the last one of the public log not taken back yet);
-        the question starts on "No"."""
-        last = self._last_move()
-        last = last.rstrip(".。")  # the question adds its own "?": "…a tile?", not "…a tile.?"
-        question = (self._t(f"Take back the last move: {last}?", f"最後の一手を取り消しますか: {last}")
-                    if last else self._t("Take back the last action?", "最後の一手を取り消しますか?"))
+        """Ask first, naming what the undo takes back (the table's ``undo``: the last person's
+        move, with the bots' replies after it); the question starts on "No"."""
+        undo = self.public.get("undo") or {}
+        last = self._undone_move(undo).rstrip(".。")  # the question adds its own "?": "…a tile?", not "…a tile.?"
+        replies = undo.get("moves", 1) - 1
+        if last and replies:
+            question = self._t(f"Take back {last}, with the bots' {replies} {'reply' if replies == 1 else 'replies'} after it?",
+                               f"最後の人の手と、その後のボットの{replies}手を取り消しますか: {last}")
+        elif last:
+            question = self._t(f"Take back the last move: {last}?", f"最後の一手を取り消しますか: {last}")
+        else:
+            question = self._t("Take back the last action?", "最後の一手を取り消しますか?")
         self.push(ConfirmPage(self._t("Undo", "一手戻す"), question, self._undo, default=False))
 
-    def _last_move(self) -> str:
-        view = self.public.get("view") or {}
-        for entry in reversed(view.get("log") or []):
-            # A move's entry: not the game's setup (version 0), not a table entry, not undone.
-            if entry.get("text") and entry.get("v", 0) > 0 and not entry.get("undone") and entry.get("kind") is None:
-                return render_text(entry["text"][self.language], seat_names(self.public, self.language))
-        return ""
+    def _undone_move(self, undo: dict) -> str:
+        return render_text(undo["move"][self.language], seat_names(self.public, self.language)) if undo.get("move") else ""
 
     def _undo(self) -> None:
         try:

@@ -714,7 +714,7 @@ def test_undo_marks_the_move_and_a_new_entry_says_who_took_back_what_also_after_
     assert undone == {**move_entry, "undone": True}
     assert undo["kind"] == "undo" and "undone" not in undo
     assert undo["text"] == {"en": "{s1} took back: " + move_entry["text"]["en"],
-                            "ja": "{s1}が取り消しました: " + move_entry["text"]["ja"]}
+                            "ja": "{s1}さんが取り消しました: " + move_entry["text"]["ja"]}
     table.act(seat, move, table.version)  # the same move again: a new entry, not the undone one
     table.undo()  # the host without a seat, or the panel
     assert table.view(None)["log"][-1]["text"]["en"] == "The host took back: " + move_entry["text"]["en"]
@@ -741,6 +741,80 @@ def test_undo_names_a_move_in_each_seats_own_words_and_tells_nobody_else_the_sec
         else:
             assert undo["text"] == public_text
             assert not any(o["en"] in json.dumps(table.log(seat)) for o in private["to"].values() if o["en"] != private["text"]["en"])
+
+
+def test_one_undo_takes_back_a_persons_move_with_the_bots_replies_also_after_a_restart(tmp_path):
+    """Issue 33: Aki's misplay and the bots' answers come back in one undo, said in one line;
+    another person's move in between stops the undo there; the state is the replay's, also
+    after a restart; bots only: the last move alone."""
+    table = Table(tmp_path)
+    table.start_game("swap5", 4, seed=1)
+    table.join(0, "Aki")
+    for seat in (1, 2, 3):
+        table.join(seat, f"Bot {seat + 1} (Normal)", bot="normal")
+
+    def move(seat):
+        table.act(seat, table.view(seat)["actions"][0], table.version)
+
+    def mover():
+        return table.view(None)["to_act"][0]
+
+    while mover() != 0:
+        move(mover())
+    before = table.state()
+    aki_moves = len(table.action_log())
+    move(0)
+    aki_entry = table.log(None)[-1]
+    while mover() != 0:
+        move(mover())
+    taken = len(table.action_log()) - aki_moves
+    assert taken == 4, "Aki and three bots"
+    assert table.undoable() == {"moves": taken, "seat": 0, "move": aki_entry["text"]}
+    table.undo(by=0)
+    assert table.state() == before and mover() == 0
+    assert [a["undone"] for a in table.action_log()][aki_moves:] == [True] * taken
+    log = table.log(None)
+    assert log[-1] == {"seq": log[-1]["seq"], "kind": "undo",
+                       "text": {"en": f"{{s0}} took back {taken} moves", "ja": f"{{s0}}さんが{taken}手戻しました"}}
+    assert sum(1 for entry in log if entry.get("kind") == "undo") == 1
+    table = reopen(table, tmp_path)
+    assert table.state() == before and table.log(None) == log
+
+    move(0)
+    while mover() != 0:
+        move(mover())
+    table.undo()  # the host without a seat, or the panel
+    assert table.log(None)[-1]["text"] == {"en": "The host took back 4 moves", "ja": "ホストが4手戻しました"}
+    assert table.state() == before
+    table.close()
+
+
+def test_an_undo_stops_at_the_last_persons_move_whoever_asks(table):
+    table.start_game("swap5", 4, seed=3)
+    table.join(0, "Aki")
+    table.join(2, "Bo")
+    table.join(1, "Bot 2 (Normal)", bot="normal")
+    table.join(3, "Bot 4 (Normal)", bot="normal")
+    for _ in range(6):
+        seat = table.view(None)["to_act"][0]
+        table.act(seat, table.view(seat)["actions"][0], table.version)
+    seats = [a["seat"] for a in table.action_log()]
+    last_person = max(i for i, seat in enumerate(seats) if seat in (0, 2))
+    assert table.undoable()["seat"] == seats[last_person]
+    table.undo(by=0)
+    assert [a["undone"] for a in table.action_log()] == [i >= last_person for i in range(len(seats))]
+
+
+def test_with_only_bots_moving_an_undo_takes_back_the_last_move_alone(table):
+    table.start_game("swap5", 2, seed=3)
+    table.join(0, "Bot 1 (Normal)", bot="normal")
+    table.join(1, "Bot 2 (Normal)", bot="normal")
+    for _ in range(3):
+        seat = table.view(None)["to_act"][0]
+        table.act(seat, table.view(seat)["actions"][0], table.version)
+    assert table.undoable()["moves"] == 1
+    table.undo()
+    assert [a["undone"] for a in table.action_log()] == [False, False, True]
 
 
 def test_undo_by_a_seat_outside_the_table_is_refused_and_changes_nothing(table):

@@ -17,13 +17,15 @@ Blueprints:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from flask import Flask, request
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import IntegerConverter
 
+from companion.presence import Presence
 from companion.table import Table
 
 from .auth import ForeignHost, host_allowed
@@ -55,6 +57,7 @@ class Companion:
 
     table: Table
     events: EventHub
+    presence: Presence
     panel: object | None
     language: str
     public_url: str | None
@@ -73,6 +76,7 @@ def create_app(
     bots: object | None = None,
     keepalive_seconds: float = KEEPALIVE_SECONDS,
     stream_seconds: float = STREAM_SECONDS,
+    clock: Callable[[], float] = time.monotonic,
 ) -> Flask:
     """The Flask app serving ``table``.
 
@@ -87,6 +91,8 @@ def create_app(
     ``bots``: the table's bots (``companion.bots.seats.BotSeats``), for ``POST /api/seats/<n>/bot``
     and ``GET /api/hint``; without them those routes answer 404.
     ``keepalive_seconds``/``stream_seconds``: the event stream's timing (tests shorten them).
+    ``clock``: what tells whether a phone has been gone long enough to pass hosting on
+    (``companion.presence``; tests give theirs).
 
     Call ``app.extensions["companion"].events.stop()`` when the server stops, so that
     open event streams end instead of holding the server's threads.
@@ -96,8 +102,9 @@ def create_app(
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
     app.json.ensure_ascii = False  # Japanese names travel as UTF-8, not \\u escapes
     app.json.sort_keys = False
-    events = EventHub(table, keepalive_seconds=keepalive_seconds, stream_seconds=stream_seconds)
-    app.extensions["companion"] = Companion(table, events, panel, language, public_url, network, bots)
+    presence = Presence(table, clock=clock)
+    events = EventHub(table, keepalive_seconds=keepalive_seconds, stream_seconds=stream_seconds, presence=presence)
+    app.extensions["companion"] = Companion(table, events, presence, panel, language, public_url, network, bots)
 
     own_names = frozenset(name.lower().rstrip(".") for name in host_names)
 

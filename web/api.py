@@ -12,7 +12,8 @@ How refusals map to statuses:
 403    not allowed: only the host may; a cross-site request
 404    no such route, seat, game or join code
 405    wrong method
-409    the table is not in a state that allows it (seat taken, stale view, nothing to undo)
+409    the table is not in a state that allows it (seat taken, stale view, nothing to undo,
+       hosting offered to a bot or taken while the host is here)
 413    a body larger than 16 KiB
 415    a body that is not ``application/json``
 422    an action the rules do not allow now (out of turn, illegal: the reason names the rule)
@@ -142,10 +143,21 @@ def _join_url(table: Table) -> str:
     return auth.base_url() + "/J/" + table.join_code
 
 
+def _presence():
+    return current_app.extensions["companion"].presence
+
+
+def _with_presence(answer: dict) -> dict:
+    """Add to a view's or the table's ``host`` whether the host's phone is present: when it
+    is not, a seated person's phone offers to take hosting (``POST /api/host/claim``)."""
+    answer["host"]["present"] = _presence().host_present()
+    return answer
+
+
 def _table_answer(table: Table) -> dict:
     """The public table with its join URL: the answer of /api/table and of the routes that
     change the whole table."""
-    info = table.public()
+    info = _with_presence(table.public())
     info["join_url"] = _join_url(table)
     return info
 
@@ -332,8 +344,11 @@ def free_seat(seat: int):
     table = current_table()
     json_body()
     require_host(table)
+    hosts_seat = table.host_seat == seat
     table.free_seat(seat)
-    return table.public()
+    if hosts_seat:  # the host freed their own seat: hosting passes to a person here, if any
+        _presence().pass_on()
+    return _table_answer(table)
 
 
 @blueprint.post("/seats/<int:seat>/leave")
@@ -344,10 +359,12 @@ def leave(seat: int):
     _require_own_seat(table, seat)
     token = auth.own_token(table, request)[1]
     table.free_seat(seat)
+    if table.is_host(token):  # the host left the table: hosting passes to a person here, if any
+        _presence().pass_on()
     response = jsonify(_table_answer(table))
     if request.cookies.get(auth.SEAT_COOKIE) == token:
         response.delete_cookie(auth.SEAT_COOKIE, path="/")
-        if table.is_host(token):  # hosting stays on this phone, under the host cookie (as on join)
+        if table.is_host(token):  # nobody here to take it: hosting stays on this phone, under the host cookie
             auth.set_token_cookie(response, "host", token)
     return response
 
@@ -377,7 +394,7 @@ def view():
     """The caller's view with its legal actions; the public view for the seatless. ``is_host``
     says whether the caller holds host rights, so a page follows a hand-over without a reload."""
     table = current_table()
-    answer = table.view(_visible_seat(table))
+    answer = _with_presence(table.view(_visible_seat(table)))
     answer["is_host"] = auth.is_host(table, request)
     return answer
 
@@ -411,9 +428,17 @@ def undo():
 
 @blueprint.post("/host/claim")
 def claim_host():
-    """Become host of a table that has none; the answer carries the host token."""
+    """Become host: of a table that has none, or, for a seated person, of one whose host is
+    not here (``companion.presence``); the answer carries the token that now hosts."""
     table = current_table()
     json_body()
+    seat = auth.seat_of(table, request)
+    if seat is not None:
+        if auth.is_host(table, request):
+            raise ApiError(409, "you are the host already", "あなたはもうホストです")
+        _presence().take(seat)  # refused while the host is here; a bot's seat never hosts
+        token = auth.own_token(table, request)[1]
+        return {"host_token": token, "rejoin_url": auth.rejoin_url(auth.base_url(), token)}
     token = table.claim_host()
     response = jsonify({"host_token": token, "rejoin_url": auth.rejoin_url(auth.base_url(), token)})
     auth.set_token_cookie(response, "host", token)
@@ -426,8 +451,8 @@ def hand_over():
     table = current_table()
     body = json_body(required=("seat",))
     require_host(table)
-    table.hand_over_host(body["seat"])
-    return table.public()
+    table.hand_over_host(body["seat"])  # a bot's seat is refused (409)
+    return _table_answer(table)
 
 
 @blueprint.get("/me")
@@ -476,7 +501,8 @@ def events():
             raise ApiError(400, "Last-Event-ID must be a version number", "Last-Event-ID はバージョン番号にしてください") from None
     # waitress tells whether the client has closed the connection (see companion/serve.py).
     client_gone = request.environ.get("waitress.client_disconnected", lambda: False)
-    response = Response(hub.stream(last_seen, request.remote_addr, client_gone), mimetype="text/event-stream")
+    tokens = tuple(auth.candidate_tokens(request))  # whose phone this is: its player is present while it follows
+    response = Response(hub.stream(last_seen, request.remote_addr, client_gone, tokens), mimetype="text/event-stream")
     response.headers["X-Accel-Buffering"] = "no"
     return response
 

@@ -12,6 +12,10 @@ Wire format (``text/event-stream``)::
 
     : keep-alive                  a comment every ``keepalive_seconds`` while idle
 
+Each stream also tells who is at the table (``companion.presence``): the tokens its page
+carries count as present while it is open and for a while after, and every open stream
+keeps a host at the table (:meth:`Presence.keep_a_host`) each time it wakes.
+
 A stream ends by itself after ``stream_seconds`` (the browser reconnects at once, with
 ``Last-Event-ID``), at once when the server stops (:meth:`EventHub.stop`), and within
 ``CLIENT_CHECK_SECONDS`` of its client closing the connection, so open streams never keep
@@ -31,6 +35,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 
+from companion.presence import Presence
 from companion.table import Table
 
 RECONNECT_MILLISECONDS = 1000
@@ -57,7 +62,9 @@ class EventHub:
     """Wakes every event stream when the table's version moves or the server stops."""
 
     def __init__(self, table: Table, *, keepalive_seconds: float, stream_seconds: float,
-                 streams_per_address: int = STREAMS_PER_ADDRESS, max_streams: int = MAX_STREAMS):
+                 streams_per_address: int = STREAMS_PER_ADDRESS, max_streams: int = MAX_STREAMS,
+                 presence: Presence | None = None):
+        self.presence = presence
         self.keepalive_seconds = keepalive_seconds
         self.stream_seconds = stream_seconds
         self.streams_per_address = streams_per_address
@@ -108,9 +115,10 @@ class EventHub:
                 del self._open[address]
 
     def stream(self, last_seen: int | None, address: str | None = None,
-               client_gone: Callable[[], bool] = lambda: False) -> Iterator[str]:
+               client_gone: Callable[[], bool] = lambda: False, tokens: tuple[str, ...] = ()) -> Iterator[str]:
         """The event stream for a page at ``address`` that last saw version ``last_seen``
-        (None: nothing yet); ``client_gone()`` tells whether the client closed the connection.
+        (None: nothing yet); ``client_gone()`` tells whether the client closed the connection;
+        ``tokens`` are the seat and host tokens the page carries (its player is present while it is open).
 
         The current version is sent at once unless the page already has it, so a page that
         reconnects after its screen was locked learns at once whether it missed a change.
@@ -119,9 +127,13 @@ class EventHub:
         if not self._take_slot(address):
             yield f"retry: {BUSY_RECONNECT_MILLISECONDS}\n\n"
             return
+        if self.presence:
+            self.presence.arrive(tokens)
         try:
             yield from self._events(last_seen, client_gone)
         finally:
+            if self.presence:
+                self.presence.leave(tokens)
             self._free_slot(address)
 
     def _events(self, last_seen: int | None, client_gone: Callable[[], bool]) -> Iterator[str]:
@@ -132,6 +144,8 @@ class EventHub:
             now = time.monotonic()
             if now >= deadline or client_gone():
                 return
+            if self.presence:
+                self.presence.keep_a_host()  # the host gone a minute: hosting passes (an event follows)
             with self._changed:
                 self._changed.wait_for(
                     lambda: self._stopping or self._version != last_seen,

@@ -54,6 +54,10 @@ RETRY_SECONDS = 5
 """How long a bot that could not move waits before it tries again (a change of the table
 makes it try at once)."""
 
+UNDO_PAUSE_SECONDS = 3.0
+"""How long the bots hold still after an undo unless a person moves first, so the move taken
+back does not come straight back before anyone has seen the table as it was."""
+
 WAIT_MARGIN_SECONDS = 30.0
 """How much longer than its budget an answer may take before it is given up (the worker
 may have to start first, or finish another seat's move)."""
@@ -225,15 +229,19 @@ class BotSeats:
     :meth:`stop`), and ask for hints (:meth:`hint`). Thread-safe."""
 
     def __init__(self, table: Table, data_dir: str | Path, config: BotsConfig | None = None, *,
-                 thinker: Thinker | None = None, hinter: Thinker | None = None):
+                 thinker: Thinker | None = None, hinter: Thinker | None = None,
+                 undo_pause_seconds: float = UNDO_PAUSE_SECONDS):
         """``thinker`` chooses the bots' moves, ``hinter`` the hints (each a worker process of
-        its own by default; given only a thinker, it does both)."""
+        its own by default; given only a thinker, it does both). ``undo_pause_seconds``: how
+        long the bots hold still after an undo (tests shorten it)."""
         self._table = table
         self._config = config or BotsConfig()
         self._thinker = thinker or WorkerThinker(name="bot worker")
         self._hinter = hinter or thinker or WorkerThinker(name="hint worker")
         self._hints: dict[int, _Hint] = {}  # seat -> its hint in flight
         self._retry_at: dict[int, float] = {}  # seat -> when its bot, in trouble, tries again (monotonic)
+        self._undo_pause_seconds = undo_pause_seconds
+        self._undo_seen: tuple[int, float] | None = None  # the last undo's log entry (seq) and when a bot first saw it
         self._lock = threading.RLock()  # re-entered: cancelling a hint under it calls _forget_hint
         self._hint_news = threading.Condition(self._lock)  # a hint answered, or hints stopped
         self._hints_stopped = False
@@ -429,13 +437,23 @@ class BotSeats:
             awaited = view["waiting_for"] or view["to_act"]
             if view["over"] or seat not in awaited or not view["actions"] or not supported(view["game"]):
                 continue
-            again_at = self._retry_at.get(seat, 0.0)
-            if again_at > now:  # in trouble: the others move meanwhile
+            again_at = max(self._retry_at.get(seat, 0.0), self._after_undo(view, now))
+            if again_at > now:  # in trouble, or just after an undo: the others move meanwhile
                 retry = again_at - now if retry is None else min(retry, again_at - now)
                 continue
             self._play(seat, token, level, view)
             return 0
         return retry
+
+    def _after_undo(self, view: dict, now: float) -> float:
+        """When the bots may move again after an undo: while the log still ends with the undo
+        (nobody has moved since), UNDO_PAUSE_SECONDS after a bot first saw it; else at once."""
+        last = view["log"][-1] if view["log"] else None
+        if last is None or last.get("kind") != "undo":
+            return 0.0
+        if self._undo_seen is None or self._undo_seen[0] != last["seq"]:
+            self._undo_seen = (last["seq"], now)
+        return self._undo_seen[1] + self._undo_pause_seconds
 
     def _play(self, seat: int, token: str, level: str, view: dict) -> None:
         began = time.monotonic()

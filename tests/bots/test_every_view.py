@@ -58,7 +58,8 @@ def test_a_hint_after_an_undo_is_one_of_the_seats_actions(tmp_path):
 def test_bots_play_to_the_end_while_the_host_undoes_at_random_moments(tmp_path, game_id, players):
     chance = random.Random(f"{game_id}-{players}")
     table = Table(tmp_path)
-    bots = BotSeats(table, tmp_path, QUICK, thinker=SearchHere())
+    # Bots only: each undo takes back one bot move, and the bots hold still a moment after it.
+    bots = BotSeats(table, tmp_path, QUICK, thinker=SearchHere(), undo_pause_seconds=0.2)
     try:
         for played in range(2):  # the second game is a rematch of the first
             if played:

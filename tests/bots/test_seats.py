@@ -110,7 +110,7 @@ def test_two_bots_play_a_game_to_the_end_through_the_table(table, tmp_path):
     assert thinker.closed
 
 
-def test_a_bot_answers_a_human_move_and_its_move_can_be_undone(table, tmp_path):
+def test_a_bot_answers_a_human_move_and_one_undo_takes_back_both(table, tmp_path):
     table.start_game("swap5", 2, seed=2)
     token = table.join(0, "Aki")
     bots = make_bots(table, tmp_path)
@@ -121,11 +121,36 @@ def test_a_bot_answers_a_human_move_and_its_move_can_be_undone(table, tmp_path):
         table.act(0, view["actions"][0], view["version"])
         wait_until(lambda: table.view(1)["to_act"] == [0])
         assert [entry["seat"] for entry in table.action_log()] == [0, 1]
-        table.undo()  # the host takes back the bot's move: it is the bot's turn again, and it moves again
-        wait_until(lambda: len(table.action_log()) == 3 and table.view(1)["to_act"] == [0])
+        assert table.undoable() == {"moves": 2, "seat": 0, "move": table.log(None)[-2]["text"]}
+        table.undo(by=0)  # Aki takes back her move: the bot's reply goes with it, and it is her turn
+        assert [entry["undone"] for entry in table.action_log()] == [True, True]
+        assert table.log(None)[-1]["text"] == {"en": "{s0} took back 2 moves", "ja": "{s0}さんが2手戻しました"}
+        assert table.view(0)["to_act"] == [0] and table.undoable() is None
+        view = table.view(0)
+        table.act(0, view["actions"][0], view["version"])  # she moves again: the bot answers at once
+        wait_until(lambda: len(table.action_log()) == 4 and table.view(1)["to_act"] == [0])
     finally:
         bots.stop()
     assert table.seat_of(token) == 0
+
+
+def test_after_an_undo_of_a_bots_move_the_bot_holds_still_a_moment(table, tmp_path):
+    # Only the bot has moved (it starts), so the host's undo takes back its move alone, and the
+    # turn is the bot's again: it waits the pause before it moves, so everyone sees the undo.
+    table.start_game("swap5", 2, seed=2)
+    table.join(1, "Aki")
+    bots = BotSeats(table, tmp_path, QUICK, thinker=FakeThinker(table), undo_pause_seconds=0.5)
+    bots.seat(0, "normal")
+    bots.start()
+    try:
+        wait_until(lambda: len(table.action_log()) == 1)
+        assert table.undoable()["moves"] == 1
+        table.undo()
+        undone = time.monotonic()
+        wait_until(lambda: len(table.action_log()) == 2)
+        assert time.monotonic() - undone >= 0.5
+    finally:
+        bots.stop()
 
 
 def test_in_a_simultaneous_step_bots_choose_like_everybody_else(table, tmp_path):

@@ -327,3 +327,21 @@ def test_a_panel_action_read_before_the_table_moved_on_is_refused_as_stale(make_
     panel._act(seat, table.view(seat)["actions"][0], read_at)
     assert panel.settle()
     assert "changed since" in " ".join(panel.text_lines())
+
+
+def test_undo_after_bots_answered_names_the_persons_move_and_takes_back_the_replies_too(make_panel, table):
+    table.start_game("swap5", 4, seed=1)
+    table.join(0, "Aki")
+    for seat in (1, 2, 3):
+        table.join(seat, f"Bot {seat + 1} (Normal)", bot="normal")
+    before = table.state()
+    for seat in (0, 1, 2, 3):  # Aki moves first with this seed; the bots answer
+        assert table.public()["view"]["to_act"] == [seat]
+        table.act(seat, table.view(seat)["actions"][0], table.version)
+    panel = make_panel()
+    short_press(panel, "ok")
+    choose(panel, "Undo last action")
+    question = " ".join(panel.text_lines())
+    assert "with the bots' 3 replies after it?" in question and "Take back Aki" in question
+    presses(panel, "down", "ok")
+    assert table.state() == before and [a["undone"] for a in table.action_log()] == [True] * 4

@@ -112,3 +112,32 @@ def test_a_reopened_game_serves_no_replay(client, table, host):
     for route in (f"/api/plays/{play_id}/replay", f"/api/plays/{play_id}"):
         assert client.get(route).status_code == 404
 
+
+
+def test_a_persons_move_taken_back_with_the_bots_replies_is_not_replayed(table, records):
+    """Issue 33: one undo takes back Aki's move and the three bots' replies; the replay skips all four."""
+    game = games.get("swap5")
+    table.start_game("swap5", 4, seed=1)
+    table.join(0, "Aki")
+    for seat in (1, 2, 3):
+        table.join(seat, f"Bot {seat + 1} (Normal)", bot="normal")
+
+    def move():
+        seat = table.view(None)["to_act"][0]
+        table.act(seat, table.view(seat)["actions"][-1], table.version)
+
+    live = [game.view(table.state(), None)]
+    for _ in range(4):
+        move()
+        live.append(game.view(table.state(), None))
+    for _ in range(4):
+        move()
+    table.undo(by=0)
+    assert sum(a["undone"] for a in table.action_log()) == 4
+    move()
+    live.append(game.view(table.state(), None))
+    table.start_game("swap5", 2)  # abandoned after its moves: a play
+    (recorded,) = records.plays()
+    assert records.replay(recorded["id"], 0)["steps"] == len(live) - 1
+    for step, view in enumerate(live):
+        assert records.replay(recorded["id"], step)["view"] == view, step

@@ -151,7 +151,7 @@ def test_host_cookie_alone_gives_host_rights(api, table):
 def test_hand_over_moves_host_rights_to_a_seat(api, table, host, seats):
     refused(api.post("/api/host/hand-over", {"seat": 1}, token=seats[0]), 403, "only the host")
     response = api.post("/api/host/hand-over", {"seat": 1}, token=host)
-    assert response.status_code == 200 and response.json["host"] == {"exists": True, "seat": 1}
+    assert response.status_code == 200 and response.json["host"] == {"exists": True, "seat": 1, "present": True}
     refused(api.post("/api/undo", token=host), 403, "only the host")
     refused(api.post("/api/undo", token=seats[1]), 409, "nothing to undo")  # host now, nothing done yet
 

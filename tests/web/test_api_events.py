@@ -134,3 +134,32 @@ def test_the_machine_itself_has_no_per_address_cap_but_the_total_holds(app, clie
     assert list(busy.response) == [b"retry: 5000\n\n"]
     for response, _ in opened:
         response.close()
+
+
+def test_a_stream_makes_its_phone_present_and_passes_hosting_when_the_host_is_gone(table):
+    """The stream feeds companion.presence with its page's tokens, and every stream keeps a host."""
+    from companion.presence import GONE_SECONDS, Presence
+    from web.events import EventHub
+
+    now = [0.0]
+    presence = Presence(table, clock=lambda: now[0])
+    hub = EventHub(table, keepalive_seconds=60, stream_seconds=60, presence=presence)
+    table.start_game("meow-oracle", 2, seed=1)
+    aki, bo = table.join(0, "Aki"), table.join(1, "Bo")
+    table.hand_over_host(0)
+    gone = {"aki": False, "bo": False}
+    aki_stream = hub.stream(table.version, "192.168.1.30", lambda: gone["aki"], (aki,))
+    bo_stream = hub.stream(table.version, "192.168.1.31", lambda: gone["bo"], (bo,))
+    next(aki_stream), next(bo_stream)
+    assert presence.present_people() == [0, 1]
+    gone["aki"] = True
+    assert list(aki_stream) == []  # Aki's phone closed: its stream ends
+    now[0] += 2 * GONE_SECONDS
+    assert presence.present_people() == [1] and table.is_host(aki)
+    version = table.version
+    assert next(bo_stream) == f"id: {version + 1}\ndata: {{\"version\": {version + 1}}}\n\n", \
+        "Bo's stream woke, passed hosting and told of it"
+    assert table.is_host(bo) and table.host_seat == 1
+    gone["bo"] = True
+    list(bo_stream)
+    hub.stop()

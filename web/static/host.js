@@ -16,18 +16,20 @@ async function post(path, body, done) {
   live.refresh();
 }
 
-/** The last move in force, as the log tells it (undo entries and moves taken back skipped). */
-function lastMove() {
-  const view = info && info.view;
-  const entries = (view && view.log || []).filter((entry) => !entry.undone && !entry.kind);
-  const last = entries[entries.length - 1];
+/** The question before an undo, naming what it takes back as the table says (`undo`: the
+ * last person's move, with the bots' replies after it). */
+function undoQuestion() {
+  const undo = info && info.undo;
   // Without its full stop: the question adds its own "?" ("…places a tile?", not "tile.?").
-  return last ? renderText(pick(last.text), view.names, view.bots).replace(/[.。]$/, "") : null;
+  const move = undo && undo.move ? renderText(pick(undo.move), info.view.names, info.view.bots).replace(/[.。]$/, "") : null;
+  if (!move) return t("host.undo_confirm_plain");
+  const replies = undo.moves - 1;
+  if (!replies) return t("host.undo_confirm", { move });
+  return t(replies === 1 ? "host.undo_confirm_reply" : "host.undo_confirm_replies", { move, n: replies });
 }
 
 document.getElementById("undo").addEventListener("click", () => {
-  const move = lastMove();
-  if (window.confirm(move ? t("host.undo_confirm", { move }) : t("host.undo_confirm_plain"))) post("/api/undo", {}, t("host.undone"));
+  if (window.confirm(undoQuestion())) post("/api/undo", {}, t("host.undone"));
 });
 
 document.getElementById("free-all").addEventListener("click", () => {
@@ -48,8 +50,9 @@ const live = follow(async () => {
   drawSeats(document.getElementById("seats"), info, (seat) => seat.taken ? [
     el("button", { type: "button", onclick: () => window.confirm(t("host.free_confirm", { name: seatEntryName(seat) }))
       && post(`/api/seats/${seat.seat}/free`, {}, t("host.freed")) }, t("host.free")),
-    // No "Make host" beside the host's own seat (a host device's seat token differs from its host token).
-    info.host.seat === seat.seat || pageData.seat === seat.seat ? null : el("button", { type: "button",
+    // No "Make host" beside the host's own seat (a host device's seat token differs from its host
+    // token), nor beside a bot: a bot never hosts (the table refuses it).
+    seat.bot || info.host.seat === seat.seat || pageData.seat === seat.seat ? null : el("button", { type: "button",
       onclick: () => window.confirm(t("host.hand_over_confirm", { name: seatEntryName(seat) }))
         && post("/api/host/hand-over", { seat: seat.seat }, t("host.handed_over")) }, t("host.hand_over")),
   ] : botButtons(seat));

@@ -28,6 +28,7 @@ let note = ""; // why a greyed-out choice cannot be taken now; cleared by the ne
 let isHost = Boolean(pageData.host); // host rights follow the view's is_host (a hand-over needs no reload)
 let redrawNext = false; // after a refused or lost move: draw the next view even if its version is the same
 let seenUndos = null; // the undo entries of the log already seen (null before the first view)
+let hostSeat; // the host's seat in the last view (undefined before the first one)
 
 /**
  * After each choice. A tap on a card, piece or cell only selects: an action it completes
@@ -98,6 +99,8 @@ async function take(next) {
   const sameChoices = view && picker && picker !== sentPicker && JSON.stringify(view.actions) === JSON.stringify(next.actions);
   noticeUndos(next);
   followHosting(next);
+  // A new game (Play again, or one the host started) replaces the deal on screen: every screen says so.
+  if (view && next.play_id !== view.play_id) say(t("game.new_started", { title: pick(next.title) }), "notice");
   view = next;
   if (!sameChoices) {
     picker = new Picker(view.actions, chosen);
@@ -156,14 +159,37 @@ function noticeUndos(next) {
   }
 }
 
-/** Host rights change without a reload (a hand-over): the tools appear or go, with a notice to the new host. */
+/**
+ * Hosting moves without a reload (a hand-over, the host gone or leaving their seat): every
+ * screen says who hosts now; the new host gets the tools. While no host is here, a seated
+ * person's phone offers to take hosting in one tap.
+ */
 function followHosting(next) {
-  if (mode !== "play" || !("is_host" in next) || next.is_host === isHost) return;
+  if (!next.host) return; // an older server
+  const newHost = next.host.seat;
+  if (hostSeat !== undefined && newHost !== hostSeat && newHost !== null && newHost !== next.seat) {
+    say(t("host.now_name", { name: seatName(next.names, newHost, next.bots) }), "notice");
+  }
+  hostSeat = newHost;
+  if (mode !== "play") return;
+  const take = document.getElementById("take-host");
+  if (take) take.hidden = next.seat === null || Boolean(next.is_host) || next.host.present !== false;
+  if (!("is_host" in next) || next.is_host === isHost) return;
   isHost = next.is_host;
   if (isHost) say(t("host.now_you"), "notice");
   const link = document.getElementById("host-link");
   if (link) link.hidden = !isHost;
 }
+
+/** No host is here: this seated person takes hosting (POST /api/host/claim). */
+document.getElementById("take-host")?.addEventListener("click", async () => {
+  try {
+    await api("/api/host/claim", { method: "POST", body: {} });
+  } catch (error) {
+    say(error.message, "error");
+  }
+  live.refresh();
+});
 
 let live = null;
 
@@ -263,8 +289,16 @@ function headline(ctx) {
     Object.entries(view.troubles || {}).map(([seat, words]) =>
       el("p", { class: "bot-trouble", role: "status", "data-testid": "bot-trouble" },
         t("bot.trouble", { name: ctx.seatName(Number(seat)), why: pick(words) }))),
+    botsHoldStill() ? el("p", { class: "step-hint", role: "status", "data-testid": "bots-paused" }, t("bots.paused")) : null,
     yours ? sinceLine(ctx) : null,
     hint ? el("p", { class: "step-hint", "data-testid": "hint" }, hint) : null);
+}
+
+/** Right after an undo, while a bot is awaited: the bots hold still a moment (docs/bots.md),
+ * so the move taken back does not come straight back; say so, or the table looks stuck. */
+function botsHoldStill() {
+  const last = view.log[view.log.length - 1];
+  return !view.over && last && last.kind === "undo" && waitingFor(view).some((seat) => view.bots && view.bots[seat]);
 }
 
 /** On my turn: what the others did since my last move. One line, the newest move, so the
