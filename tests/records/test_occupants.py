@@ -6,7 +6,9 @@ its moves (docs/records.md, "Who played a seat")."""
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
+from html import unescape
 
 from companion.cli import main
 from companion.records.exports import bgstats_payload, plays_csv
@@ -152,3 +154,28 @@ def test_occupants_survive_an_export_and_import_and_an_old_file_still_imports(ta
     (imported,) = plays_in(older)
     assert [p["name"] for p in imported["players"]] == [p["name"] for p in original[0]["players"]]
     assert all(p["occupants"] == [] for p in imported["players"])
+
+
+def seat_histories(html: str) -> list[str]:
+    return [unescape(text) for text in re.findall(r'data-testid="seat-history">([^<]*)<', html)]
+
+
+def test_the_records_page_and_the_replay_say_who_finished_a_seat_and_who_played_it_before(client, table):
+    play(table, "meow-oracle", ["Aki", "Bo", "Cy"], seed=3, moves=9)
+    aki = moves_by_seat(table)[0]
+    table.free_seat(0)
+    table.join(0, "Bot 1 (Normal)", bot="normal")
+    play_on(table)
+    bot = moves_by_seat(table)[0] - aki
+    (finished,) = client.get("/api/plays").get_json()["plays"]
+    english = f"Seat 1: Aki ({aki} moves), then Bot 1 (normal) ({bot} moves, to the end)."
+    japanese = f"1番の席：Aki（{aki}手） → ボット1（ふつう）（{bot}手・最後まで）"
+    assert seat_histories(client.get("/records?lang=en").get_data(as_text=True)) == [english]
+    assert seat_histories(client.get(f"/replay/{finished['id']}?lang=en").get_data(as_text=True)) == [english]
+    assert seat_histories(client.get(f"/replay/{finished['id']}?lang=ja").get_data(as_text=True)) == [japanese]
+
+
+def test_a_seat_played_by_one_person_needs_no_history(client, table):
+    play(table, "swap5", ["Aki", "Ben"], seed=1)
+    (finished,) = client.get("/api/plays").get_json()["plays"]
+    assert seat_histories(client.get(f"/replay/{finished['id']}").get_data(as_text=True)) == []
