@@ -484,7 +484,8 @@ async function send(action) {
     root.setAttribute("aria-busy", "false"); // the redraw waits for the table's view, which may take an outage
     // Refused: say why. Lost on the way (was it applied?): the table's view says, and while
     // the table cannot be reached the connection banner says so: one message, not two.
-    say(error.status === 0 ? "" : error.message, "error");
+    if (error.status === 0) say("");
+    else say(error.message, "error");
     // A fetch that fails too is retried by follow() until it works.
     redrawNext = true;
     live.refresh();
