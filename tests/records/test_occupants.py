@@ -10,6 +10,8 @@ import re
 from collections import Counter
 from html import unescape
 
+import pytest
+
 from companion.cli import main
 from companion.records.exports import bgstats_payload, plays_csv
 from companion.records.plays import Records
@@ -179,3 +181,31 @@ def test_a_seat_played_by_one_person_needs_no_history(client, table):
     play(table, "swap5", ["Aki", "Ben"], seed=1)
     (finished,) = client.get("/api/plays").get_json()["plays"]
     assert seat_histories(client.get(f"/replay/{finished['id']}").get_data(as_text=True)) == []
+
+
+@pytest.mark.parametrize("damage, reason", [
+    (lambda occupants: occupants[0].update(seat=5), "its occupants name seat 5, but it has 3 players"),
+    (lambda occupants: occupants.reverse(), "are not in the order they sat"),
+    (lambda occupants: occupants[0].update(name=""), "occupants"),
+])
+def test_damaged_occupants_are_refused_and_nothing_is_imported(table, data_dir, tmp_path, capsys, damage, reason):
+    play(table, "meow-oracle", ["Aki", "Bo", "Cy"], seed=3, moves=9)
+    table.free_seat(0)
+    table.join(0, "Dai")
+    play_on(table)
+    backup = tmp_path / "plays.json"
+    main(["export", str(backup), "--data", str(data_dir)])
+    document = json.loads(backup.read_text(encoding="utf-8"))
+    seat_0 = [o for o in document["plays"][0]["occupants"] if o["seat"] == 0]
+    others = [o for o in document["plays"][0]["occupants"] if o["seat"] != 0]
+    damage(seat_0)
+    document["plays"][0]["occupants"] = seat_0 + others
+    backup.write_text(json.dumps(document), encoding="utf-8")
+    capsys.readouterr()
+    assert main(["import", str(backup), "--data", str(tmp_path / "fresh")]) != 0
+    assert reason in capsys.readouterr().err
+    records = Records(tmp_path / "fresh")
+    try:
+        assert records.plays() == []
+    finally:
+        records.close()
