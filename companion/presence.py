@@ -27,7 +27,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable
 
-from .table import Conflict, Table
+from .table import Conflict, StorageError, Table
 
 GONE_SECONDS = 60.0
 """How long a phone may go without following the table before its player counts as gone."""
@@ -115,6 +115,8 @@ class Presence:
                     self._table.hand_over_host(seat)
                 except Conflict:  # the seat was freed in the meantime: the next one
                     continue
+                except StorageError:  # nothing can be saved now (every screen says so): tried again later
+                    return None
                 return seat
             return None
 

@@ -9,7 +9,7 @@ import threading
 import pytest
 
 from companion.presence import GONE_SECONDS, Presence
-from companion.table import Conflict, Table
+from companion.table import Conflict, StorageError, Table
 
 
 class Clock:
@@ -170,3 +170,19 @@ def test_streams_that_see_the_host_gone_at_once_pass_hosting_once(table, clock):
     for thread in threads:
         thread.join()
     assert table.host_seat == 1 and len(moved) == 1, "to Bo, once: not on to Chika"
+
+
+def test_a_full_disk_keeps_the_host_and_the_streams_running(table, clock, monkeypatch):
+    """Called by every event stream: a hand-over the disk refuses must not end the stream."""
+    aki, bo, _ = seated(table)
+    presence = Presence(table, clock=clock)
+    presence.arrive([bo])
+    clock.advance(GONE_SECONDS)
+
+    def refused(seat):
+        raise StorageError("the database refused to save: disk I/O error")
+
+    monkeypatch.setattr(table, "hand_over_host", refused)
+    assert presence.keep_a_host() is None and table.is_host(aki)
+    monkeypatch.undo()
+    assert presence.keep_a_host() == 1, "tried again once the disk takes it"

@@ -12,7 +12,8 @@ How refusals map to statuses:
 403    not allowed: only the host may; a cross-site request
 404    no such route, seat, game or join code
 405    wrong method
-409    the table is not in a state that allows it (seat taken, stale view, nothing to undo)
+409    the table is not in a state that allows it (seat taken, stale view, nothing to undo,
+       hosting offered to a bot or taken while the host is here)
 413    a body larger than 16 KiB
 415    a body that is not ``application/json``
 422    an action the rules do not allow now (out of turn, illegal: the reason names the rule)

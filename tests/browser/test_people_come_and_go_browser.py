@@ -155,43 +155,42 @@ def quick_bots(table):
     return BotSeats(table, table.data_dir, BotsConfig(pause_seconds=0), thinker=FirstAction())
 
 
-def test_undo_after_the_bots_answered_takes_one_confirmation_and_the_bots_do_not_play_again_at_once(
+def test_undo_after_two_bots_answered_takes_one_confirmation_and_the_bots_do_not_play_again_at_once(
         tmp_path, browser, new_phone):
     with serving(tmp_path / "data", quick_bots) as (url, table, app, clock):
         bots = app.extensions["companion"].bots
         table.start_game("swap5", 4, seed=1, claim_host=True)
-        aki = table.join(0, "Aki")
+        aki, bo = table.join(0, "Aki"), table.join(3, "Bo")
         table.hand_over_host(0)
-        for seat in (1, 2, 3):
+        for seat in (1, 2):
             bots.seat(seat, "normal")
-        until(lambda: table.view(None)["to_act"] == [0])
-        phone = new_phone()
-        phone.goto(f"{url}/R/{aki}")
-        shows_current(phone, table)
+        assert table.view(None)["to_act"] == [0], "Aki starts with this seed"
+        phones = {"Aki": new_phone(), "Bo": new_phone(locale="ja-JP")}
+        phones["Aki"].goto(f"{url}/R/{aki}")
+        phones["Bo"].goto(f"{url}/R/{bo}")
+        phones["Bo"].goto(f"{url}/play?lang=ja")
         before = len(table.action_log())
-        misplay = table.view(0)["actions"][0]
-        table.act(0, misplay, table.version)  # Aki's misplay; the three bots answer
-        until(lambda: len(table.action_log()) == before + 4 and table.view(None)["to_act"] == [0])
+        table.act(0, table.view(0)["actions"][0], table.version)  # Aki's misplay; the two bots answer
+        until(lambda: len(table.action_log()) == before + 3 and table.view(None)["to_act"] == [3])
         undo = table.undoable()
-        assert undo["moves"] == 4 and undo["seat"] == 0
+        assert undo["moves"] == 3 and undo["seat"] == 0
         aki_said = undo["move"]["en"].replace("{s0}", "Aki").rstrip(".")
 
-        phone.goto(f"{url}/host")
+        phones["Aki"].goto(f"{url}/host")
         questions = []
-        phone.on("dialog", lambda dialog: (questions.append(dialog.message), dialog.accept()))
-        phone.locator("#undo").click()
-        expect(phone.locator("#status")).to_have_text("The last move was taken back.")
-        assert len(questions) == 1, "one confirmation"
-        assert questions[0].startswith("Take back Aki ") and questions[0].endswith(", with the bots' 3 replies after it?")
-        assert [a["undone"] for a in table.action_log()][before:] == [True] * 4
-        assert table.log(None)[-1]["text"]["en"] == "{s0} took back 4 moves"
-        assert questions[0] == f"Take back {aki_said}, with the bots' 3 replies after it?"
+        phones["Aki"].on("dialog", lambda dialog: (questions.append(dialog.message), dialog.accept()))
+        phones["Aki"].locator("#undo").click()
+        expect(phones["Aki"].locator("#status")).to_have_text("The last move was taken back.")
+        assert questions == [f"Take back {aki_said}, with the bots' 2 replies after it?"], "one confirmation"
+        assert [a["undone"] for a in table.action_log()][before:] == [True] * 3
+        assert table.log(None)[-1]["text"]["en"] == "{s0} took back 3 moves"
 
-        phone.goto(f"{url}/play")
-        shows_current(phone, table)
-        expect(phone.get_by_test_id("turn")).to_have_text("Your turn!")
-        expect(phone.get_by_test_id("log")).to_contain_text("Aki took back 4 moves")
-        assert len(table.action_log()) == before + 4 and table.view(None)["to_act"] == [0], "no bot played again"
+        expect(phones["Bo"].get_by_test_id("log")).to_contain_text("Akiさんが3手戻しました")
+        phones["Aki"].goto(f"{url}/play")
+        shows_current(phones["Aki"], table)
+        expect(phones["Aki"].get_by_test_id("turn")).to_have_text("Your turn!")
+        expect(phones["Aki"].get_by_test_id("log")).to_contain_text("Aki took back 3 moves")
+        assert len(table.action_log()) == before + 3 and table.view(None)["to_act"] == [0], "no bot played again"
 
 
 def test_when_a_bot_is_awaited_after_an_undo_every_phone_says_the_bots_hold_still(tmp_path, browser, new_phone):
@@ -238,3 +237,20 @@ def test_play_again_is_said_on_every_phone_in_its_language(tmp_path, browser, ne
             shows_current(phone, table)
         assert table.view(None)["play_id"] != finished and not table.view(None)["over"]
         assert host_token and table.is_host(aki)
+
+
+def test_with_no_host_here_a_seated_person_takes_hosting_in_one_tap(tmp_path, browser, new_phone):
+    with serving(tmp_path / "data") as (url, table, app, clock):
+        table.start_game("meow-oracle", 2, seed=1)  # started by the panel: nobody hosts
+        bo = table.join(1, "Bo")
+        phone = new_phone()
+        phone.goto(f"{url}/R/{bo}")
+        shows_current(phone, table)
+        take = phone.get_by_test_id("take-host")
+        expect(take).to_have_text("No host here: take hosting")
+        expect(phone.locator("#host-link")).to_be_hidden()
+        take.click()
+        expect(phone.locator("#status")).to_have_text("You are the host now: the host tools are at the bottom of the page.")
+        expect(phone.locator("#host-link")).to_be_visible()
+        expect(take).to_be_hidden()
+        assert table.is_host(bo) and table.host_seat == 1
