@@ -134,7 +134,7 @@ export function say(message, kind = "info") {
 }
 
 /** The waits between attempts to reach the table again, in seconds (then the last one, again and
- * and again): short, so that a phone is current within about a second of its network's return. */
+ * again): short, so that a phone is current within about a second of its network's return. */
 const RETRY_SECONDS = [0.5, 1];
 
 /** How often the server promises a heartbeat until its stream says (web/events.py). */
