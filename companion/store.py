@@ -7,7 +7,9 @@ instant; a transaction cut short leaves no trace.
 
 What is stored (see SCHEMA): the table's own keys (version, join code, host, when it was
 last opened), the games played (id, players, options, seed, result), the seats, every
-action in order, undone ones flagged rather than deleted, and each game's whole log (the
+action in order, undone ones flagged rather than deleted, everyone who sat on a seat during
+each game (``occupants``: from which action on, and whether they were still there at its end),
+and each game's whole log (the
 entries its setup and each action wrote, as the engine wrote them, and the table's own). A game's state is never the source of truth: it is
 recomputed by replaying the seed and the actions, from a periodic snapshot when there
 is one (snapshots only save time; deleting them changes nothing).
@@ -15,6 +17,7 @@ is one (snapshots only save time; deleting them changes nothing).
 
 from __future__ import annotations
 
+import bisect
 import json
 import logging
 import sqlite3
@@ -75,6 +78,16 @@ CREATE TABLE IF NOT EXISTS seating (
     bot_level    TEXT,
     PRIMARY KEY (game_id, seat)
 );
+CREATE TABLE IF NOT EXISTS occupants (
+    id        INTEGER PRIMARY KEY,
+    game_id   INTEGER NOT NULL REFERENCES games(id),
+    seat      INTEGER NOT NULL,
+    since     INTEGER NOT NULL,
+    name      TEXT    NOT NULL,
+    bot_level TEXT,
+    finished  INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS occupants_by_game ON occupants (game_id, seat, id);
 CREATE TABLE IF NOT EXISTS chosen_seeds (
     game_id INTEGER PRIMARY KEY REFERENCES games(id)
 );
@@ -428,6 +441,50 @@ class Store:
             [(game_id, s["seat"], s["name"], int(s["bot"] is not None), int(s["start_player"]), s["bot"]) for s in seats],
         )
 
+    def add_occupant(self, game_id: int, seat: int, name: str, bot_level: str | None) -> None:
+        """Note that ``name`` (a bot of ``bot_level``, or a person) sat on ``seat`` of game
+        ``game_id`` now: the game's actions numbered after the last one so far are theirs
+        (inside a transaction), until the next occupant of that seat."""
+        self._db.execute("INSERT INTO occupants (game_id, seat, since, name, bot_level) VALUES (?, ?, ?, ?, ?)",
+                         (game_id, seat, self.last_action_number(game_id), name, bot_level))
+
+    def record_finishers(self, game_id: int, seats: list[int]) -> None:
+        """Mark the last occupant of each of ``seats`` (those taken as game ``game_id`` ends)
+        as having finished the seat, and nobody else (inside a transaction)."""
+        self._db.execute("UPDATE occupants SET finished = 0 WHERE game_id = ?", (game_id,))
+        self._db.executemany(
+            "UPDATE occupants SET finished = 1 WHERE id = (SELECT MAX(id) FROM occupants WHERE game_id = ? AND seat = ?)",
+            [(game_id, seat) for seat in seats])
+
+    def occupant_starts(self, game_id: int) -> dict[int, list[int]]:
+        """seat -> the ``since`` of each of its occupants in game ``game_id``, in order (see :func:`mover`)."""
+        starts: dict[int, list[int]] = {}
+        for seat, since in self._db.execute("SELECT seat, since FROM occupants WHERE game_id = ? ORDER BY seat, id", (game_id,)):
+            starts.setdefault(seat, []).append(since)
+        return starts
+
+    def occupants(self, game_ids: list[int]) -> dict[int, dict[int, list[dict]]]:
+        """game id -> seat -> everyone who sat there, in order: ``{name, bot_level, moves,
+        finished}``, ``moves`` counting their moves still in force. Games played before
+        occupants were kept have none."""
+        found: dict[int, dict[int, list[dict]]] = {game_id: {} for game_id in game_ids}
+        for start in range(0, len(game_ids), 500):  # SQLite caps the parameters of one statement
+            chunk = game_ids[start:start + 500]
+            marks = ",".join("?" * len(chunk))
+            since: dict[tuple[int, int], list[int]] = {}
+            for game_id, seat, begins, name, bot_level, finished in self._db.execute(
+                    f"SELECT game_id, seat, since, name, bot_level, finished FROM occupants WHERE game_id IN ({marks}) "
+                    "ORDER BY game_id, seat, id", chunk):
+                found[game_id].setdefault(seat, []).append(
+                    {"name": name, "bot_level": bot_level, "moves": 0, "finished": bool(finished)})
+                since.setdefault((game_id, seat), []).append(begins)
+            for game_id, seat, n in self._db.execute(
+                    f"SELECT game_id, seat, n FROM actions WHERE game_id IN ({marks}) AND undone_at IS NULL", chunk):
+                owner = mover(since.get((game_id, seat), []), n)
+                if owner is not None:
+                    found[game_id][seat][owner]["moves"] += 1
+        return found
+
     def plays(self, game: str | None = None, limit: int = -1, before: int | None = None) -> list[GameRecord]:
         """The games that count as plays, newest first: every finished game, and every
         abandoned one with at least one move in force. ``game`` filters by game id,
@@ -458,8 +515,9 @@ class Store:
         return found
 
     def seated_names(self) -> list[str]:
-        """Every distinct name in the recorded seating."""
-        return [row[0] for row in self._db.execute("SELECT DISTINCT name FROM seating WHERE name IS NOT NULL")]
+        """Every distinct name in the recorded seating and among the seats' occupants."""
+        return [row[0] for row in self._db.execute(
+            "SELECT name FROM seating WHERE name IS NOT NULL UNION SELECT name FROM occupants")]
 
     def rename_seated(self, old_names: list[str], new_name: str) -> int:
         """Rename every recorded seat holding one of ``old_names`` (inside a transaction);
@@ -467,16 +525,17 @@ class Store:
         changed = 0
         for old in old_names:
             changed += self._db.execute("UPDATE seating SET name = ? WHERE name = ?", (new_name, old)).rowcount
+            self._db.execute("UPDATE occupants SET name = ? WHERE name = ?", (new_name, old))
         return changed
 
     def delete_game(self, game_id: int) -> None:
         """Delete a game and everything kept about it (inside a transaction)."""
-        for table in ("seating", "snapshots", "log", "actions", "chosen_seeds"):
+        for table in ("seating", "occupants", "snapshots", "log", "actions", "chosen_seeds"):
             self._db.execute(f"DELETE FROM {table} WHERE game_id = ?", (game_id,))
         self._db.execute("DELETE FROM games WHERE id = ?", (game_id,))
 
     def game_rows(self, game_id: int) -> dict:
-        """Everything kept about a game, as stored (for backups): its row, seating, actions and log."""
+        """Everything kept about a game, as stored (for backups): its row, seating, occupants, actions and log."""
         def rows(sql: str) -> list[dict]:
             cursor = self._db.execute(sql, (game_id,))
             names = [column[0] for column in cursor.description]
@@ -484,6 +543,7 @@ class Store:
 
         (game,) = rows("SELECT id, game, players, seed, options, started_at, ended_at, result, abandoned FROM games WHERE id = ?")
         game["seating"] = rows("SELECT seat, name, bot, start_player, bot_level FROM seating WHERE game_id = ? ORDER BY seat")
+        game["occupants"] = rows("SELECT seat, since, name, bot_level, finished FROM occupants WHERE game_id = ? ORDER BY id")
         game["actions"] = rows("SELECT n, seat, action, at, undone_at FROM actions WHERE game_id = ? ORDER BY n")
         game["log"] = rows("SELECT seq, action, entry FROM log WHERE game_id = ? ORDER BY seq")
         game["seed_chosen"] = self.seed_chosen(game_id)
@@ -510,6 +570,10 @@ class Store:
         self._db.executemany("INSERT INTO seating (game_id, seat, name, bot, start_player, bot_level) VALUES (?, ?, ?, ?, ?, ?)",
                              [(game_id, s["seat"], s["name"], s["bot"], s["start_player"], s.get("bot_level"))
                               for s in game["seating"]])
+        # Files exported before occupants were kept have none: the play then shows its seating alone.
+        self._db.executemany("INSERT INTO occupants (game_id, seat, since, name, bot_level, finished) VALUES (?, ?, ?, ?, ?, ?)",
+                             [(game_id, o["seat"], o["since"], o["name"], o["bot_level"], o["finished"])
+                              for o in game.get("occupants", [])])
         self._db.executemany("INSERT INTO actions (game_id, n, seat, action, at, undone_at) VALUES (?, ?, ?, ?, ?, ?)",
                              [(game_id, a["n"], a["seat"], a["action"], a["at"], a["undone_at"]) for a in game["actions"]])
         self._db.executemany("INSERT INTO log (game_id, seq, action, entry) VALUES (?, ?, ?, ?)",
@@ -577,6 +641,14 @@ class _Transaction:
         # Some errors (a full disk among them) make SQLite roll back by itself.
         if self._db.in_transaction:
             self._db.execute("ROLLBACK")
+
+
+def mover(since: list[int], n: int) -> int | None:
+    """Which of a seat's occupants (their ``since`` in order) made its action number ``n``:
+    the last who sat before it was made; None when nobody had (a play from before occupants
+    were kept)."""
+    owner = bisect.bisect_left(since, n) - 1  # the last occupant whose since is below n
+    return owner if owner >= 0 else None
 
 
 def _statements(script: str) -> list[str]:

@@ -312,6 +312,9 @@ class Table:
                 setup_entries = state["log"]  # what the setup wrote (a first round begins...)
                 seqs = self._store.add_log_entries(record_id, None, setup_entries)
                 self._store.remove_seats_from(players)
+                for seat_number, seat in self._seats.items():  # who plays on keeps the seat: its first occupant
+                    if seat_number < players:
+                        self._store.add_occupant(record_id, seat_number, seat.name, seat.bot)
                 self._store.set_meta("current_game", record_id)
             self._seats = {s: seat for s, seat in self._seats.items() if s < players}
             self._troubles.clear()  # a new game: every player starts afresh
@@ -395,6 +398,8 @@ class Table:
             token = _new_token()
             with self._change():
                 self._store.add_seat(seat, name, hash_token(token), bot)
+                if not self._current.game.is_over(self._current.state):  # the play keeps everyone who played a seat
+                    self._store.add_occupant(self._current.record.id, seat, name, bot)
             self._seats[seat] = _Seat(name, hash_token(token), bot)
         self._notify()
         return token
@@ -617,14 +622,17 @@ class Table:
 
     def _record_seating(self, current: _Current, state: dict | None = None) -> None:
         """Keep with the play who sat where as it ends (or is abandoned), in the same
-        transaction, so a play is never stored without its players: each seat's name then
-        (seats are freed and names change afterwards), its bot's level, and whether it
-        started (the game says so: ``Game.start_player``)."""
+        transaction, so a play is never stored without its players: each seat's one player
+        (:func:`_credited`; names change and seats are freed afterwards), its bot's level, and
+        whether it started (the game says so: ``Game.start_player``); and, among everyone
+        who sat on a seat, who was still there at the end."""
         starter = current.game.start_player(current.state if state is None else state)
-        bots = self.bots()
+        bots, names = self.bots(), self.names()
+        occupants = self._store.occupants([current.record.id])[current.record.id]
         self._store.record_seating(current.record.id, [
-            {"seat": seat, "name": name, "bot": bots[seat], "start_player": seat == starter}
-            for seat, name in enumerate(self.names())])
+            {"seat": seat, **_credited(occupants.get(seat, []), name, bots[seat]), "start_player": seat == starter}
+            for seat, name in enumerate(names)])
+        self._store.record_finishers(current.record.id, [seat for seat, name in enumerate(names) if name is not None])
 
     def _restore(self) -> None:
         store = self._store
@@ -802,6 +810,19 @@ def _undo_entry_many(by: int | None, moves: int) -> dict:
         return {"kind": "undo", "text": {"en": f"The host took back {moves} moves", "ja": f"ホストが{moves}手戻しました"}}
     return {"kind": "undo", "text": {"en": f"{seat_ref(by)} took back {moves} moves",
                                      "ja": f"{seat_ref(by)}さんが{moves}手戻しました"}}
+
+
+def _credited(occupants: list[dict], name: str | None, bot: str | None) -> dict:
+    """The one player a seat counts for in the statistics and BG Stats (docs/records.md): of
+    everyone who sat there, the one who made the most of its moves in force (the later of
+    equals), so a friend who played most of a game and left keeps it, and a seat freed before
+    the end still names who played it; when nobody moved, whoever sits there now (``name``,
+    ``bot``: None when the seat is free)."""
+    played = [occupant for occupant in occupants if occupant["moves"]]
+    if not played:
+        return {"name": name, "bot": bot}
+    most = max(reversed(played), key=lambda occupant: occupant["moves"])  # max keeps the first: the latest
+    return {"name": most["name"], "bot": most["bot_level"]}
 
 
 def _fingerprints(game: Game, state: dict) -> dict[int, str]:

@@ -97,12 +97,12 @@ def open_events(port: int) -> http.client.HTTPResponse:
 
 
 def next_version(events: http.client.HTTPResponse) -> int:
-    """Read the stream up to its next event; return the version it carries."""
+    """Read the stream up to its next version event (past heartbeats); return the version it carries."""
     while True:
         line = events.readline().decode()
         assert line, "the event stream ended"
-        if line.startswith("data: "):
-            return json.loads(line[len("data: "):])["version"]
+        if line.startswith("data: ") and "version" in (data := json.loads(line[len("data: "):])):
+            return data["version"]
 
 
 def everything_seen(server: Companion, tokens: list[str]) -> dict:

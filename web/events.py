@@ -10,7 +10,13 @@ Wire format (``text/event-stream``)::
     id: 17                        the version, echoed back by the browser as Last-Event-ID
     data: {"version": 17}
 
-    : keep-alive                  a comment every ``keepalive_seconds`` while idle
+    event: heartbeat              at once, then every ``keepalive_seconds`` while idle:
+    data: {"every": 2.0}          "you will hear from me within 2 s"
+
+The heartbeat is what lets a page notice a drop its browser does not (requests hang, no
+``offline`` event): a page that hears nothing for twice ``every`` and a second more takes the
+stream for dead and reconnects (``web/static/app.js``, ``follow``). It is a named event, not a
+comment, because a page's script never sees comments.
 
 Each stream also tells who is at the table (``companion.presence``): the tokens its page
 carries count as present while it is open and for a while after, and every open stream
@@ -23,8 +29,9 @@ a stopping server alive nor a gone phone's server thread for long.
 
 Each open stream holds one of the server's threads, so their number is capped: per client
 address (except for the machine itself, ``THIS_MACHINE``) and in all. A stream over a cap is answered at once with only ``retry: 5000``
-and ends; the browser's EventSource then reconnects by itself five seconds later (an
-error status would make it give up for good), so a refused page keeps following the table.
+and a heartbeat promising the next word within those five seconds, and ends; the browser's
+EventSource then reconnects by itself five seconds later (an error status would make it give
+up for good), so a refused page keeps following the table and does not take the refusal for a drop.
 """
 
 from __future__ import annotations
@@ -126,6 +133,7 @@ class EventHub:
         """
         if not self._take_slot(address):
             yield f"retry: {BUSY_RECONNECT_MILLISECONDS}\n\n"
+            yield heartbeat(BUSY_RECONNECT_MILLISECONDS / 1000)
             return
         if self.presence:
             self.presence.arrive(tokens)
@@ -140,6 +148,7 @@ class EventHub:
         now = time.monotonic()
         deadline, keepalive_due = now + self.stream_seconds, now + self.keepalive_seconds
         yield f"retry: {RECONNECT_MILLISECONDS}\n\n"
+        yield heartbeat(self.keepalive_seconds)  # the page learns at once how often to expect one
         while True:
             now = time.monotonic()
             if now >= deadline or client_gone():
@@ -161,4 +170,9 @@ class EventHub:
                 yield f"id: {version}\ndata: {json.dumps({'version': version})}\n\n"
             elif keepalive_due <= now < deadline:
                 keepalive_due = now + self.keepalive_seconds
-                yield ": keep-alive\n\n"
+                yield heartbeat(self.keepalive_seconds)
+
+
+def heartbeat(every: float) -> str:
+    """The event saying the stream is alive and that the next word comes within ``every`` seconds."""
+    return f"event: heartbeat\ndata: {json.dumps({'every': every})}\n\n"

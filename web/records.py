@@ -137,7 +137,27 @@ def records_page():
                "bgstats_url": None if play["abandoned"] else bgstats_url(play, bot_names=bot_names)}
               for play in _records().plays(game, limit=RECENT_PLAYS)]
     return pages.render_page("records.html", mode="records", games=choices, game=game, unknown=None,
-                       stats=stats(_records().outcomes(game)), recent=recent, local_time=_local_time)
+                       stats=stats(_records().outcomes(game)), recent=recent, local_time=_local_time,
+                       seat_history=lambda player: seat_history(player, lang))
+
+
+def seat_history(player: dict, lang: str) -> str | None:
+    """Who played a play's seat, in order, with their moves and who finished it ("Seat 1:
+    Aki (9 moves), then Dai (14 moves, to the end)."), when more than the player the
+    statistics count played it; else None."""
+    occupants = player.get("occupants") or []
+    if len(occupants) < 2 and all(o["name"] == player["name"] and o["bot_level"] == player["bot_level"] for o in occupants):
+        return None
+    words = pages.texts(lang)
+
+    def turn(occupant: dict) -> str:
+        key = "seat.history.finished" if occupant["finished"] else "seat.history.turn"
+        text = words.get(f"{key}.one") if occupant["moves"] == 1 else None
+        level = occupant["bot_level"]
+        name = words[f"bot.name.{level}"].format(n=player["seat"] + 1) if f"bot.name.{level}" in words else occupant["name"]
+        return (text or words[key]).format(name=name, n=occupant["moves"])
+
+    return words["seat.history"].format(seat=player["seat"] + 1, turns=words["seat.history.then"].join(turn(o) for o in occupants))
 
 
 def _bot_seat_name(seat: int, level: str, lang: str) -> str | None:
@@ -175,5 +195,6 @@ def replay_page(play_id: str):
         return pages.render_page("not_found.html", status=404, mode="missing", reason="play")
     lang = pages.choose_language()
     return pages.render_page("replay.html", mode="replay", play=play, title=play["title"][lang],
+                             seat_history=lambda player: seat_history(player, lang),
                              date=datetime.fromtimestamp(play["started_at"]).astimezone().strftime("%Y-%m-%d %H:%M"),
                              steps=sum(not action["undone"] for action in play["actions"]))

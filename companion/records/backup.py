@@ -388,13 +388,21 @@ def _refuse_first_error(validator, value, path: list) -> None:
 
 
 def _check_play(play: dict) -> None:
-    """What the schema cannot say: seats within the play's players, numbers that must be
+    """What the schema cannot say: seats within the play's players (occupants of a seat in
+    the order they sat), numbers that must be
     unique, a log that names only its own moves, and moves its engine accepts in order."""
     players = play["players"]
     seats = [row["seat"] for row in play["seating"]]
     if sorted(seats) != list(range(len(seats))) or len(seats) not in (0, players):
         raise BackupError(f"its seating has the seats {seats}, not each of 0 to {players - 1} once")
     result = play["result"] or {}
+    occupied = [occupant["seat"] for occupant in play.get("occupants", [])]
+    if any(seat >= players for seat in occupied):
+        raise BackupError(f"its occupants name seat {max(occupied)}, but it has {players} players")
+    for seat in set(occupied):
+        since = [occupant["since"] for occupant in play["occupants"] if occupant["seat"] == seat]
+        if since != sorted(since):
+            raise BackupError(f"the occupants of seat {seat} are not in the order they sat")
     named = [*result.get("winners", []), *(int(seat) for seat in result.get("scores", {})),
              *(entry["seat"] for entry in result.get("ranking", [])), *(action["seat"] for action in play["actions"])]
     if any(seat >= players for seat in named):

@@ -10,7 +10,10 @@ from urllib.parse import quote
 
 from .plays import player_key
 
-CSV_COLUMNS = ("play_id", "date", "game", "duration_min", "player", "seat", "start_player", "score", "rank", "winner", "bot")
+CSV_COLUMNS = ("play_id", "date", "game", "duration_min", "player", "seat", "start_player", "score", "rank", "winner", "bot",
+               "occupants")
+"""One row per seat: ``player`` is the one the statistics count; ``occupants`` everyone who
+played the seat, in order ("Aki > Dai"; empty for plays from before they were kept)."""
 
 BGSTATS_URL = "https://app.bgstatsapp.com/createPlay.html?data="
 """BG Stats' documented import address: the play follows as URL-encoded JSON."""
@@ -66,6 +69,7 @@ def plays_csv(plays: list[dict], zone: tzinfo | None = None) -> str:
                 play["id"], date, _cell(play["title"]["en"]), play["duration_min"], _cell(player_name(player) or ""), player["seat"] + 1,
                 _flag(player["start_player"]), "" if player["score"] is None else player["score"],
                 "" if player["rank"] is None else player["rank"], _flag(player["winner"]), _flag(player["bot"]),
+                _cell(" > ".join(player_name(occupant) for occupant in player.get("occupants", []))),
             ])
     return out.getvalue()
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from .. import games
 from ..games.base import render_text
-from ..store import GameRecord, Store
+from ..store import GameRecord, Store, mover
 from ..table import Conflict, NotFound, TableError, clean_name
 
 LARGEST_ID = 2**63 - 1
@@ -55,9 +55,10 @@ class Records:
                                  f"{name} は1以上の整数にしてください（{value!r} は使えません）")
         with self._lock:
             records = self._store.plays(game, -1 if limit is None else limit, before)
-            seating = self._store.seating([record.id for record in records])
-            chosen = self._store.chosen_seeds([record.id for record in records])
-        return [{**self._as_play(record, seating[record.id]), "seed_chosen": record.id in chosen} for record in records]
+            ids = [record.id for record in records]
+            seating, occupants, chosen = self._store.seating(ids), self._store.occupants(ids), self._store.chosen_seeds(ids)
+        return [{**self._as_play(record, seating[record.id], occupants[record.id]), "seed_chosen": record.id in chosen}
+                for record in records]
 
     def outcomes(self, game: str | None = None) -> list[dict]:
         """What the statistics read of every play (of one ``game`` id), newest first: its
@@ -77,25 +78,36 @@ class Records:
         with self._lock:
             record = self._require_play(play_id)
             seating = self._store.seating([play_id])[play_id]
+            occupants = self._store.occupants([play_id])[play_id]
             seed_chosen = self._store.seed_chosen(play_id)
-        return {**self._as_play(record, seating), "seed_chosen": seed_chosen}
+        return {**self._as_play(record, seating, occupants), "seed_chosen": seed_chosen}
 
     def play(self, play_id: int) -> dict:
         """One play with its whole action log: who moved, what, when, and whether it was taken back."""
         with self._lock:
             record = self._require_shown_play(play_id)
             seating = self._store.seating([play_id])[play_id]
+            occupants = self._store.occupants([play_id])[play_id]
+            since = self._store.occupant_starts(play_id)
             actions = self._store.action_log(play_id)
             seed_chosen = self._store.seed_chosen(play_id)
             texts: dict[int, list[dict]] = {}
             for _, action, entry, _ in self._store.log_entries(play_id):
                 if action is not None and entry.get("text"):
                     texts.setdefault(action, []).append(entry["text"])
-        play = {**self._as_play(record, seating), "seed_chosen": seed_chosen}
+        play = {**self._as_play(record, seating, occupants), "seed_chosen": seed_chosen}
         names = [seat["name"] for seat in seating]
         spoken = self._names(seating)
+
+        def mover_name(seat: int, n: int) -> str | None:
+            """Who made action ``n`` of ``seat``: its occupant then (the seat's player in plays from before occupants were kept)."""
+            owner = mover(since.get(seat, []), n)
+            if owner is not None:
+                return occupants[seat][owner]["name"]
+            return names[seat] if seat < len(names) else None
+
         play["actions"] = [
-            {"n": a["n"], "seat": a["seat"], "name": names[a["seat"]] if a["seat"] < len(names) else None,
+            {"n": a["n"], "seat": a["seat"], "name": mover_name(a["seat"], a["n"]),
              "action": a["action"], "at": a["at"], "undone": a["undone"],
              "text": [{language: render_text(text[language] or text["en"], spoken[language]) for language in LANGUAGES}
                       for text in texts.get(a["n"], [])]}
@@ -152,8 +164,8 @@ class Records:
 
     # ------------------------------------------------------------------ inside
 
-    def _as_play(self, record: GameRecord, seating: list[dict]) -> dict:
-        return _play(record, seating, self._names(seating))
+    def _as_play(self, record: GameRecord, seating: list[dict], occupants: dict[int, list[dict]]) -> dict:
+        return _play(record, seating, occupants, self._names(seating))
 
     def _names(self, seating: list[dict]) -> dict[str, list[str | None]]:
         """language -> each seat's name as texts say it: a bot's in that language (by its level)."""
@@ -180,9 +192,13 @@ class Records:
         return self._store.game(play_id)
 
 
-def _play(record: GameRecord, seating: list[dict], spoken: dict[str, list[str | None]]) -> dict:
+def _play(record: GameRecord, seating: list[dict], occupants: dict[int, list[dict]],
+          spoken: dict[str, list[str | None]]) -> dict:
     """A stored game as a play: its players with their names then, scores, ranks and winners;
-    its summary says each name as ``spoken`` in each language."""
+    its summary says each name as ``spoken`` in each language. Each player's ``occupants``
+    are everyone who played the seat, in order (``{name, bot_level, moves, finished}``: those
+    who made a move in force or were there at the end; empty for plays from before they were
+    kept); the player's own ``name`` is the one the statistics count (docs/records.md)."""
     result = record.result or {}
     winners = set(result.get("winners", []))
     scores = result.get("scores", {})
@@ -201,7 +217,8 @@ def _play(record: GameRecord, seating: list[dict], spoken: dict[str, list[str | 
         "players": [
             {"seat": seat["seat"], "name": seat["name"], "bot": seat["bot"], "bot_level": seat["bot_level"],
              "start_player": seat["start_player"],
-             "score": scores.get(str(seat["seat"])), "rank": ranks.get(seat["seat"]), "winner": seat["seat"] in winners}
+             "score": scores.get(str(seat["seat"])), "rank": ranks.get(seat["seat"]), "winner": seat["seat"] in winners,
+             "occupants": [occupant for occupant in occupants.get(seat["seat"], []) if occupant["moves"] or occupant["finished"]]}
             for seat in seating
         ],
     }

@@ -73,7 +73,7 @@ def test_the_csv_export(client, three_plays):
     answer = client.get("/api/plays.csv?game=swap5")
     assert answer.mimetype == "text/csv" and answer.headers["Content-Disposition"] == 'attachment; filename="plays.csv"'
     lines = answer.get_data().decode("utf-8").splitlines()
-    assert lines[0] == "\ufeffplay_id,date,game,duration_min,player,seat,start_player,score,rank,winner,bot"
+    assert lines[0] == "\ufeffplay_id,date,game,duration_min,player,seat,start_player,score,rank,winner,bot,occupants"
     assert len(lines) == 1 + 4 and {line.split(",")[4] for line in lines[1:]} == {"ＡＫＩ", "あき", "Ben"}
     assert client.get("/api/plays.csv?game=chess").status_code == 404
 

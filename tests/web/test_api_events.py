@@ -2,7 +2,7 @@
 
 The stream is read chunk by chunk (the app's generator runs as we pull), so these tests
 see exactly what a browser's EventSource would, in order. The app fixture sets a 0.2 s
-keep-alive and a 2 s stream life.
+heartbeat and a 2 s stream life.
 """
 
 from __future__ import annotations
@@ -22,7 +22,12 @@ def open_stream(client, last_event_id=None):
     assert response.headers["Cache-Control"] == "no-store"
     chunks = iter(response.response)
     assert next(chunks) == b"retry: 1000\n\n"
+    assert next(chunks) == heartbeat(0.2), "a page learns at once how often to expect a word"
     return response, chunks
+
+
+def heartbeat(every):
+    return f'event: heartbeat\ndata: {{"every": {every}}}\n\n'.encode()
 
 
 def event(version):
@@ -43,9 +48,12 @@ def test_a_change_is_announced_with_the_version_only(api, table):
     response.close()
 
 
-def test_a_stream_resumed_at_the_current_version_waits_with_keep_alives(client, table):
+def test_a_stream_resumed_at_the_current_version_waits_with_heartbeats(client, table):
     response, chunks = open_stream(client, last_event_id=table.version)
-    assert next(chunks) == b": keep-alive\n\n"
+    started = time.monotonic()
+    assert next(chunks) == heartbeat(0.2)
+    assert next(chunks) == heartbeat(0.2)
+    assert time.monotonic() - started >= 0.3, "heartbeats come every 0.2 s, not back to back"
     response.close()
 
 
@@ -86,8 +94,8 @@ def test_a_stream_ends_after_its_life_so_the_browser_reconnects(table):
     try:
         response = app.test_client().get("/api/events", buffered=False)
         chunks = list(response.response)  # returns: the stream ended by itself
-        assert chunks[:2] == [b"retry: 1000\n\n", event(table.version)]
-        assert set(chunks[2:]) == {b": keep-alive\n\n"}
+        assert chunks[:3] == [b"retry: 1000\n\n", heartbeat(0.05), event(table.version)]
+        assert set(chunks[3:]) == {heartbeat(0.05)}
     finally:
         app.extensions["companion"].events.stop()
 
@@ -99,7 +107,8 @@ def test_a_stream_over_the_per_address_cap_is_told_to_come_back_later(app):
     opened = [open_stream(client) for _ in range(hub.streams_per_address)]
     busy = client.get("/api/events", buffered=False)
     assert busy.status_code == 200 and busy.mimetype == "text/event-stream"  # EventSource retries only after a 200
-    assert list(busy.response) == [b"retry: 5000\n\n"]  # and ends at once
+    # and ends at once, promising a word within 5 s: the page does not take the wait for a drop
+    assert list(busy.response) == [b"retry: 5000\n\n", heartbeat(5.0)]
     other = app.test_client().get("/api/events", buffered=False, environ_base={"REMOTE_ADDR": "192.168.1.30"})
     assert next(iter(other.response)) == b"retry: 1000\n\n"  # another phone still gets its stream
     other.close()
@@ -118,6 +127,7 @@ def test_a_stream_ends_soon_after_its_client_has_gone(table):
     gone = False
     chunks = hub.stream(table.version, "192.168.1.30", lambda: gone)
     assert next(chunks) == "retry: 1000\n\n" and hub.open_streams == 1
+    assert next(chunks) == heartbeat(60).decode()
     gone = True
     started = time.monotonic()
     assert list(chunks) == []
@@ -131,7 +141,7 @@ def test_the_machine_itself_has_no_per_address_cap_but_the_total_holds(app, clie
     hub = app.extensions["companion"].events
     opened = [open_stream(client) for _ in range(hub.max_streams)]
     busy = client.get("/api/events", buffered=False)
-    assert list(busy.response) == [b"retry: 5000\n\n"]
+    assert list(busy.response) == [b"retry: 5000\n\n", heartbeat(5.0)]
     for response, _ in opened:
         response.close()
 
@@ -150,7 +160,8 @@ def test_a_stream_makes_its_phone_present_and_passes_hosting_when_the_host_is_go
     gone = {"aki": False, "bo": False}
     aki_stream = hub.stream(table.version, "192.168.1.30", lambda: gone["aki"], (aki,))
     bo_stream = hub.stream(table.version, "192.168.1.31", lambda: gone["bo"], (bo,))
-    next(aki_stream), next(bo_stream)
+    next(aki_stream), next(bo_stream)  # retry
+    next(aki_stream), next(bo_stream)  # heartbeat
     assert presence.present_people() == [0, 1]
     gone["aki"] = True
     assert list(aki_stream) == []  # Aki's phone closed: its stream ends

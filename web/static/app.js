@@ -86,13 +86,21 @@ export class ApiError extends Error {
   }
 }
 
+let requests = new AbortController(); // every API call's signal, until the table is lost
+
+/** End every API call still waiting: on a network that dropped silently none ends by itself. */
+function abortRequests() {
+  requests.abort();
+  requests = new AbortController();
+}
+
 /**
  * Call the JSON API. POSTs carry the `X-Requested-With: companion` header the server
  * demands against cross-site requests. Errors become ApiError with the server's message
  * in the page's language when it gave one.
  */
 export async function api(path, { method = "GET", body } = {}) {
-  const options = { method, headers: { Accept: "application/json" }, credentials: "same-origin" };
+  const options = { method, headers: { Accept: "application/json" }, credentials: "same-origin", signal: requests.signal };
   if (method !== "GET") {
     options.headers["X-Requested-With"] = "companion";
     options.headers["Content-Type"] = "application/json";
@@ -125,11 +133,18 @@ export function say(message, kind = "info") {
   line.dataset.kind = kind;
 }
 
-/** The waits between attempts to reach the table again, in seconds (then the last one, again and again). */
-const RETRY_SECONDS = [1, 2, 4, 8, 15];
+/** The waits between attempts to reach the table again, in seconds (then the last one, again and
+ * again): short, so that a phone is current within about a second of its network's return. */
+const RETRY_SECONDS = [0.5, 1];
+
+/** How often the server promises a heartbeat until its stream says (web/events.py). */
+const FIRST_HEARTBEAT_SECONDS = 2;
+
+/** A stream silent for two heartbeats and this much more is taken for dead (2 s heartbeats: 5 s). */
+const SILENCE_MARGIN_SECONDS = 1;
 
 /**
- * The banner of a page that cannot reach the table: what happened, when it tries again by
+ * The banner of a page that cannot reach the table: what happened, that it tries again by
  * itself, and a "Try again" button for now. Made on first use, after the status line.
  */
 function connectionBanner(retry) {
@@ -161,11 +176,16 @@ function connectionBanner(retry) {
  * visible again (`visibilitychange`, `pageshow` after a back/forward or a wake-up).
  * Refreshes never overlap: a version announced during one triggers one more after it.
  *
- * Nothing missed stays missed: a refresh that fails (Wi-Fi gone, the server restarting) is
- * tried again after 1, 2, 4, 8, then every 15 seconds, with a banner and a "Try again"
- * button meanwhile; a stream that comes back (the browser reconnects it by itself), the
- * browser coming back online, and a stream the browser gave up on (reopened on the same
- * schedule) each fetch the view again, since an event may have been lost while it was down.
+ * Nothing missed stays missed, and a drop is said:
+ * - a refresh that fails (the server restarting, an error) is tried again after half a
+ *   second, then every second, with a banner and a "Try again" button meanwhile;
+ * - the stream's heartbeats (web/events.py) tell a network gone silent, which the browser
+ *   may never notice (no `offline` event, requests hanging): after two heartbeats missed the
+ *   banner says so (`data-state="silent"`), every request still waiting is ended, and the
+ *   stream is reopened and the view fetched every second until the stream speaks again;
+ * - a stream that comes back (the browser reconnects it by itself, or one of ours opens),
+ *   the browser coming back online, and a stream the browser gave up on (reopened after a
+ *   second) each fetch the view at once, since an event may have been lost while it was down.
  * `stop()` closes the stream for good (e.g. once the phone's seat is gone).
  */
 export function follow(refresh) {
@@ -174,30 +194,51 @@ export function follow(refresh) {
   let again = false;
   let stopped = false;
   let failures = 0; // refreshes failed in a row
+  let lastError = null; // the last one's error
+  let silent = false; // the stream has said nothing for too long: the table is lost
+  let heartbeat = FIRST_HEARTBEAT_SECONDS; // how often the server promised a word
   let retryTimer = null;
   let reopenTimer = null;
+  let watchTimer = null;
 
-  function delay() {
-    return RETRY_SECONDS[Math.min(failures - 1, RETRY_SECONDS.length - 1)];
+  const delay = (attempt) => RETRY_SECONDS[Math.min(attempt - 1, RETRY_SECONDS.length - 1)];
+  const silenceLimit = () => 2 * heartbeat + SILENCE_MARGIN_SECONDS;
+
+  /** The banner says what is wrong now, or goes (one banner, one message). */
+  function showConnection() {
+    let banner = document.getElementById("connection");
+    if (!silent && !failures) {
+      if (banner) banner.hidden = true;
+      return;
+    }
+    banner = connectionBanner(retryNow);
+    let parts;
+    if (silent) {
+      parts = [t("connection.silent", { seconds: Math.round(silenceLimit()) }), t("connection.reconnecting")];
+    } else {
+      const reason = lastError.status === 0 ? t("connection.lost") : lastError.message;
+      parts = [reason, t("connection.retrying", { seconds: delay(failures) })];
+    }
+    // Sentences: English puts a space between them, Japanese none.
+    banner.querySelector(".connection-text").textContent = parts.join(lang === "ja" ? "" : " ");
+    banner.dataset.state = silent ? "silent" : "failing";
+    banner.hidden = false;
   }
 
   function failed(error) {
     failures += 1;
-    const seconds = delay();
-    const banner = connectionBanner(retryNow);
-    const reason = error.status === 0 ? t("connection.lost") : error.message;
-    banner.querySelector(".connection-text").textContent = `${reason} ${t("connection.retrying", { seconds })}`;
-    banner.hidden = false;
+    lastError = error;
+    showConnection();
     clearTimeout(retryTimer);
-    retryTimer = setTimeout(run, seconds * 1000);
+    // While the table is lost, the watch tries again every second anyway.
+    if (!silent) retryTimer = setTimeout(run, delay(failures) * 1000);
   }
 
   function recovered() {
     if (!failures) return;
     failures = 0;
     clearTimeout(retryTimer);
-    const banner = document.getElementById("connection");
-    if (banner) banner.hidden = true;
+    showConnection();
   }
 
   async function run() {
@@ -220,28 +261,65 @@ export function follow(refresh) {
     }
   }
 
-  /** "Try again": the view, and a stream the browser may have given up on. */
+  /** "Try again": the view, and a stream that is silent or that the browser gave up on. */
   function retryNow() {
-    if (!source || source.readyState === EventSource.CLOSED) open();
+    if (silent || !source || source.readyState === EventSource.CLOSED) open();
     run();
+  }
+
+  /** The stream spoke (opened, an event, a heartbeat): it is alive for another silence limit. */
+  function heard(event) {
+    if (event.type === "heartbeat") {
+      const every = Number(JSON.parse(event.data).every);
+      if (every > 0) heartbeat = every;
+    }
+    watch(silenceLimit());
+    if (silent) {
+      silent = false;
+      showConnection();
+      run(); // back after a drop: events sent meanwhile are lost, so the view is fetched at once
+    }
+  }
+
+  function watch(seconds) {
+    clearTimeout(watchTimer);
+    watchTimer = setTimeout(silence, seconds * 1000);
+  }
+
+  /** Nothing heard for too long: say so, end what hangs, reconnect; again every second until heard. */
+  function silence() {
+    // A hidden page's streams are dropped on purpose (a locked screen): it reconnects when shown.
+    if (stopped || document.visibilityState !== "visible") return;
+    silent = true;
+    showConnection();
+    abortRequests();
+    open();
+    setTimeout(run, 0); // after the ended requests have failed, so that this one starts afresh
+    watch(delay(RETRY_SECONDS.length));
   }
 
   function open() {
     clearTimeout(reopenTimer);
     if (source) source.close();
-    source = new EventSource("/api/events");
+    const stream = new EventSource("/api/events");
+    source = stream;
     let opened = false;
-    source.addEventListener("message", run);
-    source.addEventListener("open", () => {
+    stream.addEventListener("heartbeat", heard);
+    stream.addEventListener("message", (event) => {
+      heard(event);
+      run();
+    });
+    stream.addEventListener("open", (event) => {
+      heard(event);
       // Back after a drop: events sent meanwhile are lost, so the view is fetched again.
       if (opened) run();
       opened = true;
     });
-    source.addEventListener("error", () => {
+    stream.addEventListener("error", () => {
       // A network error: the browser reconnects by itself (and "open" fetches the view).
-      // An answer it will not retry (e.g. an error status) closes the stream: reopen it later.
-      if (source.readyState === EventSource.CLOSED && !stopped) {
-        reopenTimer = setTimeout(open, RETRY_SECONDS[RETRY_SECONDS.length - 1] * 1000);
+      // An answer it will not retry (e.g. an error status) closes the stream: reopen it soon.
+      if (stream === source && stream.readyState === EventSource.CLOSED && !stopped) {
+        reopenTimer = setTimeout(open, delay(RETRY_SECONDS.length) * 1000);
         run();
       }
     });
@@ -251,6 +329,7 @@ export function follow(refresh) {
     if (stopped || document.visibilityState !== "visible") return;
     open();
     run();
+    watch(silenceLimit());
   }
 
   document.addEventListener("visibilitychange", wake);
@@ -262,11 +341,13 @@ export function follow(refresh) {
     stopped = true;
     clearTimeout(retryTimer);
     clearTimeout(reopenTimer);
+    clearTimeout(watchTimer);
     if (source) source.close();
   }
 
   open();
   run();
+  watch(silenceLimit());
   return { refresh: run, stop };
 }
 

@@ -501,11 +501,12 @@ async function send(action) {
     draw();
   } catch (error) {
     sending = false;
-    // Not drawn again until the view comes back, which may take a whole outage: not busy meanwhile.
-    root.setAttribute("aria-busy", "false");
-    say(error.message, "error");
-    // Refused, or lost on the way (was it applied?): the table's view says; a fetch that
-    // fails too is retried by follow() until it works.
+    root.setAttribute("aria-busy", "false"); // the redraw waits for the table's view, which may take an outage
+    // Refused: say why. Lost on the way (was it applied?): the table's view says, and while
+    // the table cannot be reached the connection banner says so: one message, not two.
+    if (error.status === 0) say("");
+    else say(error.message, "error");
+    // A fetch that fails too is retried by follow() until it works.
     redrawNext = true;
     live.refresh();
   }
