@@ -135,7 +135,32 @@ class _Current:
 
 
 class Table:
-    """The one table this appliance runs. Thread-safe: every method may be called from any thread."""
+    """The one table this appliance runs. Thread-safe: every method may be called from any thread.
+
+    A game from start to undo, as the web does it for the phones (``data_dir`` holds the
+    SQLite database; a new table there is empty, one reopened carries on where it stopped)::
+
+        >>> import tempfile
+        >>> from companion.table import Table
+        >>> table = Table(tempfile.mkdtemp())
+        >>> host = table.start_game("swap5", players=2, seed=42, claim_host=True)  # the host token
+        >>> taro = table.join(0, "Taro")  # the seat token: the phone's key to seat 0
+        >>> table.seat_of(taro), table.is_host(host), table.names()
+        (0, True, ['Taro', None])
+        >>> view = table.view(0)  # what seat 0 may see, with its legal actions
+        >>> view["actions"][0]
+        {'type': 'move', 'from': 'B1', 'to': 'A1'}
+        >>> table.act(0, view["actions"][0], view["version"])  # on the disk before anyone hears of it
+        >>> table.act(0, view["actions"][0], view["version"])  # the same tap again: refused, nothing changes
+        Traceback (most recent call last):
+        companion.table.Conflict: the table changed since your view (your moves are different now): look again and choose again
+        >>> table.undoable()["moves"]
+        1
+        >>> table.undo()  # the host's power; the version still grows
+        >>> table.version
+        4
+        >>> table.close()
+    """
 
     def __init__(self, data_dir: str | Path, offered_games: Iterable[str] | None = None):
         self._lock = threading.RLock()

@@ -46,6 +46,29 @@ def create_panel(config: Config, table, *, public_url: str = "", lan_address: st
     the pages and in the log: the phones play on. ``network`` is the
     companion's own Wi-Fi (``companion.network.NetworkStatus``), for the idle screen's QR codes;
     ``bots`` the table's bots (``companion.bots.seats.BotSeats``), seated from the game menu.
+
+    In mock mode (``--hardware mock``: gpiozero's mock pins, luma's dummy display) the
+    buttons are pressed from software and the frame read as text, as ``/display`` does::
+
+        >>> import tempfile
+        >>> from companion.config import load_config
+        >>> from companion.table import Table
+        >>> from hardware import create_panel
+        >>> config = load_config(None, {"hardware": "mock", "data_dir": tempfile.mkdtemp()})
+        >>> table = Table(config.data_dir)
+        >>> _ = table.start_game("swap5", players=2, seed=42)
+        >>> _ = table.join(0, "Taro")
+        >>> panel = create_panel(config, table, public_url="http://192.168.1.20:8000/")
+        >>> panel.start()  # returns once the first frame is drawn
+        >>> panel.text_lines()[:4]  # the headline, then every seat's score
+        ["Taro's turn", 'Points', 'Taro          0', 'Seat 2        0']
+        >>> panel.press("ok")  # a short press of ok: the game menu
+        >>> panel.settle()  # True once the press is handled and its frame drawn
+        True
+        >>> panel.text_lines()
+        ['SWAP 5', '> Menu…', 'Undo last action']
+        >>> panel.stop()  # the display shows "stopped"; the pins are released
+        >>> table.close()
     """
     mock = uses_mock(config)
     display_config = config.display

@@ -98,6 +98,30 @@ def create_app(
 
     Call ``app.extensions["companion"].events.stop()`` when the server stops, so that
     open event streams end instead of holding the server's threads.
+
+    A phone starting a game, taking a seat and moving, through Flask's test client (the
+    JSON API: ``docs/api.md``)::
+
+        >>> import tempfile
+        >>> from companion.table import Table
+        >>> from web import create_app
+        >>> table = Table(tempfile.mkdtemp())
+        >>> app = create_app(table)
+        >>> phone = app.test_client()  # one phone: it keeps its cookies (its seat and host tokens)
+        >>> sent = {"X-Requested-With": "companion"}  # every change must carry it (web.auth, against CSRF)
+        >>> started = phone.post("/api/game", json={"game": "swap5", "players": 2, "seed": 42}, headers=sent)
+        >>> "host_token" in started.json  # the first to start a game at a table without a host hosts it
+        True
+        >>> phone.post("/api/seats/0/join", json={"name": "Taro"}, headers=sent).json["seat"]
+        0
+        >>> view = phone.get("/api/view").json  # seat 0's own view, with its actions
+        >>> move = {"action": view["actions"][0], "version": view["version"]}
+        >>> phone.post("/api/actions", json=move, headers=sent).json["log"][-1]["text"]["en"]
+        '{s0} moved red B1 to A1.'
+        >>> phone.post("/api/actions", json=move, headers=sent).status_code  # the same tap again: refused
+        409
+        >>> app.extensions["companion"].events.stop()
+        >>> table.close()
     """
     app = Flask(__name__)
     app.url_map.converters["int"] = AsciiIntegerConverter

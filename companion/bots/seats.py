@@ -226,7 +226,36 @@ def _close_pipes(process: subprocess.Popen) -> None:
 
 class BotSeats:
     """The bots of one table: seat them (:meth:`seat`), let them play (:meth:`start`, then
-    :meth:`stop`), and ask for hints (:meth:`hint`). Thread-safe."""
+    :meth:`stop`), and ask for hints (:meth:`hint`). Thread-safe.
+
+    A bot against Taro, as ``companion serve`` sets it up (its two worker processes start
+    with the first move or hint asked of them)::
+
+        >>> import tempfile
+        >>> from companion.bots.seats import BotSeats
+        >>> from companion.table import Table
+        >>> data_dir = tempfile.mkdtemp()
+        >>> table = Table(data_dir)
+        >>> _ = table.start_game("swap5", players=2, seed=42)
+        >>> _ = table.join(0, "Taro")
+        >>> bots = BotSeats(table, data_dir)
+        >>> bots.seat(1, "normal")  # it joins like a phone: table.join, then it plays from view(1)
+        >>> bots.levels(), table.names()
+        ({1: 'normal'}, ['Taro', 'Bot 2 (Normal)'])
+        >>> bots.hint(0) in table.view(0)["actions"]  # a move for Taro, thought from seat 0's view alone
+        True
+        >>> bots.start()  # from now on the bots move whenever the table awaits them
+        >>> view = table.view(0)
+        >>> table.act(0, view["actions"][0], view["version"])
+        >>> for _ in range(30):  # until the bot has answered: each change of the table wakes us
+        ...     if table.view(0)["actions"]:
+        ...         break
+        ...     _ = table.wait(table.version, timeout=1.0)
+        >>> [move["seat"] for move in table.action_log()]  # Taro's move, then the bot's
+        [0, 1]
+        >>> bots.stop()  # before the table closes: a bot may be about to move
+        >>> table.close()
+    """
 
     def __init__(self, table: Table, data_dir: str | Path, config: BotsConfig | None = None, *,
                  thinker: Thinker | None = None, hinter: Thinker | None = None,
