@@ -225,6 +225,14 @@ class BotSeats:
         self._retry_at: dict[int, float] = {}  # seat -> when its bot, in trouble, tries again (monotonic)
         self._lock = threading.RLock()  # re-entered: cancelling a hint under it calls _forget_hint
         self._db = sqlite3.connect(Path(data_dir) / DATABASE, check_same_thread=False)
+        # Durable like the table's store (companion/store.py): a seated bot is acknowledged to
+        # the host, and the table keeps the seat as the bot's; were the row lost, the seat would
+        # stay taken with nobody to move for it. SQLite's default rollback journal commits by
+        # deleting the journal, which synchronous=FULL does not sync to the directory, so a
+        # power cut just after a commit could roll it back; in WAL mode FULL syncs the log at
+        # every commit.
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
         with self._db:
             self._db.execute("CREATE TABLE IF NOT EXISTS bot_seats (seat INTEGER PRIMARY KEY, token TEXT NOT NULL, level TEXT NOT NULL)")
         self._bots: dict[int, tuple[str, str]] = {  # seat -> (its token, its level)
