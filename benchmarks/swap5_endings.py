@@ -11,11 +11,11 @@ summary: the bot's wins among the games that ended before the bots' last call (m
 ``swap5_search.LAST_CALL``) and among those that reached it, and the points it trailed by
 at the end of those. docs/bots.md ("Where the games are lost") reads it.
 
-``--careful`` makes the greedy player more careful than the issue's: before it plays its
-last trump card, it weighs the bot's replies under every hand the bot may hold (its trump
-cards too), not only the replies it can see, so it never walks into the trap of a card the
-bot holds (docs/bots.md, "Against a more careful player"). Everything else it does as
-:mod:`companion.bots.greedy`.
+``--careful`` plays the arena's ``ahead`` player instead (``companion.bots.ahead``), more
+careful than the issue's: before it plays its last trump card, it weighs the bot's replies
+under every hand the bot may hold (its trump cards too), not only the replies it can see,
+so it never walks into the trap of a card the bot holds (docs/bots.md, "Against a more
+careful player"). Everything else it does as :mod:`companion.bots.greedy`.
 
 ``--plain`` reads the issue's words another way, as a greedy player written independently
 might: a finished game counts by its points margin, like a game going on, not as won or
@@ -24,45 +24,12 @@ margin, and does not see the tie-break).
 """
 
 import argparse
-import itertools
 import json
 
 from companion import games
 from companion.bots import greedy
-from companion.bots.arena import GREEDY, played_games, wilson
-from companion.bots.sampling import sample_state
+from companion.bots.arena import AHEAD, GREEDY, played_games, wilson
 from companion.bots.swap5_search import LAST_CALL
-from companion.games.swap5 import TRUMP_CARDS
-
-_greedy_values = greedy._VALUES["swap5"]  # the issue's greedy player, kept before --careful stands in
-
-
-def _margin_after_any_reply(game, after: dict, me: int) -> float:
-    """The greedy player's margin after the other's best reply, its trump cards included."""
-    return greedy.swap5_margin_after_reply(game, after, me, game.listed_actions(after, game.to_act(after)[0]))
-
-
-def careful_values(game, view: dict, actions: list[dict], rng) -> list[float]:
-    """The greedy player's values, its last trump card weighed at the worst hand the other
-    may hold (see the module's description)."""
-    worth = _greedy_values(game, view, actions, rng)
-    me, hand = view["seat"], view["private"]["hand"]
-    if len(hand) != 1:
-        return worth
-    state = game.unlogged(sample_state(game, view, rng))
-    other = str(1 - me)
-    played = {entry["card"] for entry in view["public"]["trumps_played"]}
-    unseen = sorted(card for card in TRUMP_CARDS if card not in played and card not in hand)
-    for index, action in enumerate(actions):
-        if action["type"] != "trump":
-            continue
-        after = game.apply_listed(state, me, action)
-        if game.is_over(after):
-            continue
-        worth[index] = min(_margin_after_any_reply(game, dict(after, hands=dict(after["hands"], **{other: list(dealt)}),
-                                                              out=[card for card in unseen if card not in dealt]), me)
-                           for dealt in itertools.combinations(unseen, len(after["hands"][other])))
-    return worth
 
 
 def _finished_by_margin(game, state: dict, seat: int) -> float:
@@ -95,12 +62,11 @@ def main() -> None:
     kind.add_argument("--careful", action="store_true", help="a greedy player that never walks into a trap")
     kind.add_argument("--plain", action="store_true", help="a greedy player that counts a finished game by its margin")
     args = parser.parse_args()
-    if args.careful:
-        greedy._VALUES["swap5"] = careful_values
     if args.plain:
         greedy._finished = _finished_by_margin
     played = []
-    for game in played_games(games.get("swap5"), [args.level, GREEDY], args.games, args.seed, scale=args.scale):
+    opponent = AHEAD if args.careful else GREEDY
+    for game in played_games(games.get("swap5"), [args.level, opponent], args.games, args.seed, scale=args.scale):
         played.append(ending(game, args.level, args.seed))
         print(json.dumps(played[-1]), flush=True)
     short = [game for game in played if game["moves"] < LAST_CALL]

@@ -175,7 +175,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     arena = commands.add_parser("arena", help="play bots against each other and count their wins")
     arena.add_argument("game", help="game id: lion-square, meow-oracle or swap5")
-    arena.add_argument("--seats", required=True, help="one entry per seat: easy, normal, strong, greedy or random, e.g. normal,greedy,greedy")
+    arena.add_argument("--seats", required=True, help="one entry per seat: easy, normal, strong, greedy, ahead (a greedy player that thinks ahead) or random, e.g. normal,ahead,ahead")
     arena.add_argument("--games", type=int, default=100, help="how many games (default 100)")
     arena.add_argument("--seed", type=int, default=0, help="seed of the first game and of the players (default 0)")
     budget = arena.add_mutually_exclusive_group()

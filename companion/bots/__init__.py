@@ -17,9 +17,9 @@ import time
 from ..config import BotsConfig
 from ..games import Game
 from ..games.rng import Rng
-from .greedy import WON, greedy_values
+from .greedy import WON
 from .ismcts import action_key, search
-from .policies import narrowed
+from .policies import ROOT_MARGIN, narrowed, root_values
 from .sampling import NoBot, bare_view, supported
 from . import swap5_search
 
@@ -117,7 +117,7 @@ def choose(
     # Not for easy, which is meant to be beatable by a newcomer: it searches alone, with
     # uniformly random playouts (with the knowledge of normal's playouts and no greedy
     # values, it still won 10 of 24 Meow Oracle games against two greedy players).
-    prior = None if level == "easy" else dict(zip(offered, greedy_values(game, bare_view(view), actions, rng)))
+    prior = None if level == "easy" else dict(zip(offered, root_values(game, bare_view(view), actions, rng)))
     # A move the greedy player sees lose the game by force (SWAP 5: a last trump card that
     # the other's best reply, seen by everyone, answers with a win) is not weighed at all,
     # unless every move loses: a few noisy playouts must not talk the bot into it.
@@ -127,6 +127,17 @@ def choose(
             return safe[0]
         actions = safe
         offered = {action_key(action): action for action in actions}
+    margin = ROOT_MARGIN.get(game.id)
+    if prior is not None and margin is not None:
+        # Where the playouts judge worse than the root's values (see policies.ROOT_MARGIN),
+        # the search only chooses among the moves those values call nearly as good as the best.
+        best = max(prior[key] for key in offered)
+        close = [action for key, action in offered.items() if prior[key] >= best - margin]
+        if len(close) == 1:
+            return close[0]
+        if len(close) < len(actions):
+            actions = close
+            offered = {action_key(action): action for action in actions}
     edges = [edge for edge in search(game, bare_view(view), rng, iterations=iterations, deadline=deadline, clock=clock,
                                     only=None if len(actions) == len(offered_all) else actions, prior=prior,
                                     light=level == "easy")

@@ -1,8 +1,10 @@
 """Bots against bots: the strength measurements behind ``companion arena`` and docs/bots.md.
 
 Each entry of ``seats`` is a bot level, ``greedy`` (the yardstick of :mod:`.greedy`: the
-move that leaves its own score margin highest, from its own seat's view) or ``random``
-(uniform among the legal actions).
+move that leaves its own score margin highest, from its own seat's view), ``ahead`` (the
+stronger yardsticks of :mod:`.ahead`, greedy players that think ahead: Meow Oracle's by
+expected points, Lion Square's with a weighted margin and a deliberate pass, SWAP 5's
+careful one) or ``random`` (uniform among the legal actions).
 The entries rotate over the table's seats from game to game (entry ``i`` sits at seat
 ``(i + game) % players``), so no entry is favoured by where it sits. Everything follows
 from ``seed``: the deals, the random players and the bots' searches (with an iteration
@@ -21,11 +23,13 @@ from ..config import BotsConfig
 from ..games import Game
 from ..games.rng import Rng
 from . import LEVELS, budget, choose, supported
+from .ahead import ahead_action
 from .greedy import greedy_action
 
 RANDOM = "random"
 GREEDY = "greedy"
-PLAYERS = (RANDOM, GREEDY)
+AHEAD = "ahead"
+PLAYERS = (RANDOM, GREEDY, AHEAD)
 """The arena's entries that are not bot levels."""
 
 
@@ -123,7 +127,8 @@ def played_games(
         raise ValueError(f"{game.title['en']} has no bots (an arena needs one of the full games)")
     for entry in seats:
         if entry not in PLAYERS and entry not in LEVELS:
-            raise ValueError(f"unknown seat {entry!r}: use a bot level ({', '.join(LEVELS)}), {GREEDY!r} or {RANDOM!r}")
+            raise ValueError(f"unknown seat {entry!r}: use a bot level ({', '.join(LEVELS)}), {GREEDY!r}, {AHEAD!r} "
+                             f"or {RANDOM!r}")
     if len(seats) not in game.player_counts:
         counts = ", ".join(map(str, game.player_counts))
         raise ValueError(f"{game.title['en']} is for {counts} players, but --seats names {len(seats)}")
@@ -156,6 +161,8 @@ def _play(game: Game, seats: list[str], games: int, seed: int, per_level: dict) 
                 action = rng.choice(actions)
             elif entry == GREEDY:
                 action = greedy_action(game, _seat_view(game, state, seat, actions), rng)
+            elif entry == AHEAD:
+                action = ahead_action(game, _seat_view(game, state, seat, actions), rng)
             else:
                 started = time.process_time()
                 action = choose(game, _seat_view(game, state, seat, actions), seed=rng.next64() >> 1, level=entry,

@@ -101,9 +101,10 @@ _LION_GAZELLES = frozenset(lion_square.GAZELLES)
 _LION_VALUE = lion_square.CARD_VALUE
 
 
-def _lion_margin(losses: list[int], me: int) -> float:
+def _lion_margin(losses: list[int], me: int, others_weight: float = 1.0) -> float:
+    """The others' mean damage (times ``others_weight``) less ``me``'s own."""
     others = losses[:me] + losses[me + 1:]
-    return sum(others) / len(others) - losses[me]
+    return others_weight * sum(others) / len(others) - losses[me]
 
 
 def lion_margin_after(state: dict, seat: int, action: dict) -> float:
@@ -113,17 +114,25 @@ def lion_margin_after(state: dict, seat: int, action: dict) -> float:
     return _lion_margin_with(state["field"], [len(cards) for cards in state["taken"]], seat, gazelles, action)
 
 
-def _lion_margin_with(field: list, taken: list[int], seat: int, gazelles: int, action: dict) -> float:
+def _lion_margin_with(field: list, taken: list[int], seat: int, gazelles: int, action: dict,
+                      others_weight: float = 1.0) -> float:
     if action["type"] == "take":
         line, index = (0, action["row"]) if "row" in action else (1, action["column"])
         kept = [entry for entry in field if entry[line] != index]
         taken = taken[:seat] + [taken[seat] + len(field) - len(kept)] + taken[seat + 1:]
-        return _lion_margin(_lion_losses(kept, taken, seat, gazelles), seat)
+        return _lion_margin(_lion_losses(kept, taken, seat, gazelles), seat, others_weight)
     played = [*field, [action["cell"][0], action["cell"][1], action["card"]]]
-    return _lion_margin(_lion_losses(played, taken, seat, gazelles - (action["card"] in _LION_GAZELLES)), seat)
+    return _lion_margin(_lion_losses(played, taken, seat, gazelles - (action["card"] in _LION_GAZELLES)), seat,
+                        others_weight)
 
 
 def _lion_square_values(game: Game, view: dict, actions: list[dict], rng: Rng) -> list[float]:
+    return lion_square_margins(game, view, actions, rng)
+
+
+def lion_square_margins(game: Game, view: dict, actions: list[dict], rng: Rng, others_weight: float = 1.0) -> list[float]:
+    """Each play, placement or take's margin (the others' mean damage times ``others_weight``
+    less its own), a take weighed with its best placement; a pass is worth 0."""
     public, me = view["public"], view["seat"]
     if public["step"] == "pass":
         return [0.0] * len(actions)  # an adjustment changes no score
@@ -135,7 +144,7 @@ def _lion_square_values(game: Game, view: dict, actions: list[dict], rng: Rng) -
     worth = []
     for action in actions:
         if action["type"] != "take":
-            worth.append(_lion_margin_with(field, taken, me, gazelles, action))
+            worth.append(_lion_margin_with(field, taken, me, gazelles, action, others_weight))
             continue
         # A take and the placement that must follow it are one turn: weigh the best placement.
         if sample is None:
@@ -145,8 +154,8 @@ def _lion_square_values(game: Game, view: dict, actions: list[dict], rng: Rng) -
         now_taken = [len(cards) for cards in after["taken"]]
         # Only the cards in hand: a card the sample drew after taking three is not known yet.
         places = [place for place in game.listed_actions(after, me) if place["card"] in hand]
-        worth.append(max(_lion_margin_with(kept, now_taken, me, gazelles, place) for place in places) if places
-                     else _lion_margin(_lion_losses(kept, now_taken, me, gazelles), me))
+        worth.append(max(_lion_margin_with(kept, now_taken, me, gazelles, place, others_weight) for place in places)
+                     if places else _lion_margin(_lion_losses(kept, now_taken, me, gazelles), me, others_weight))
     return worth
 
 

@@ -25,7 +25,8 @@ from __future__ import annotations
 from ..games import Game
 from ..games import meow_oracle, swap5
 from ..games.rng import Rng
-from .greedy import lion_margin_after
+from .ahead import meow_expected_values
+from .greedy import greedy_values, lion_margin_after
 
 SWAP5_CANDIDATES = 4
 """How many random legal moves a SWAP 5 playout player weighs per turn (besides its trump
@@ -195,6 +196,32 @@ def values(game: Game):
     """``(state, seat, actions) -> a value per action`` (higher is tried first), or None
     when the game has no such knowledge and untried moves are picked at random."""
     return VALUES.get(game.id)
+
+
+MEOW_ROOT_COMPLETIONS = 64
+"""How many completions of each area weigh the Meow Oracle root's moves: four times the
+yardstick's 16, for a few milliseconds of the budget (the moves' values are less noisy)."""
+
+
+def _meow_root_values(game: Game, view: dict, actions: list[dict], rng: Rng) -> list[float]:
+    return meow_expected_values(view, actions, rng, MEOW_ROOT_COMPLETIONS)
+
+
+ROOT_VALUES = {"meow-oracle": _meow_root_values}
+
+
+ROOT_MARGIN = {"meow-oracle": 0.5}
+"""Where the root's values judge better than the playouts: the search weighs only the moves
+worth at most this much less than the best by :func:`root_values` (Meow Oracle: half a
+round point; with only the best three moves weighed, the bot still lost to the greedy player
+that thinks ahead as often as with every move, docs/bots.md)."""
+
+
+def root_values(game: Game, view: dict, actions: list[dict], rng: Rng) -> list[float]:
+    """What each of the root's ``actions`` is worth before the search (higher is tried first),
+    from the bare ``view``: the greedy player's values, or where it is blind those of the
+    greedy player that thinks ahead (:mod:`.ahead`: Meow Oracle's expected round points)."""
+    return ROOT_VALUES.get(game.id, greedy_values)(game, view, actions, rng)
 
 
 def narrowed(game: Game, view: dict, actions: list[dict]) -> list[dict]:

@@ -275,6 +275,14 @@ class BotSeats:
         self._hint_news = threading.Condition(self._lock)  # a hint answered, or hints stopped
         self._hints_stopped = False
         self._db = sqlite3.connect(Path(data_dir) / DATABASE, check_same_thread=False)
+        # Durable like the table's store (companion/store.py): a seated bot is acknowledged to
+        # the host, and the table keeps the seat as the bot's; were the row lost, the seat would
+        # stay taken with nobody to move for it. SQLite's default rollback journal commits by
+        # deleting the journal, which synchronous=FULL does not sync to the directory, so a
+        # power cut just after a commit could roll it back; in WAL mode FULL syncs the log at
+        # every commit.
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
         with self._db:
             self._db.execute("CREATE TABLE IF NOT EXISTS bot_seats (seat INTEGER PRIMARY KEY, token TEXT NOT NULL, level TEXT NOT NULL)")
         self._bots: dict[int, tuple[str, str]] = {  # seat -> (its token, its level)

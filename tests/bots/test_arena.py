@@ -115,3 +115,11 @@ def test_the_wilson_interval_is_the_textbook_one():
     low, high = wilson(48, 96)  # 50%: 40.2 – 59.8%
     assert round(low, 3) == 0.402 and round(high, 3) == 0.598
     assert wilson(0, 10)[0] == 0 and wilson(10, 10)[1] == 1
+
+
+def test_the_arena_command_takes_the_yardsticks_that_think_ahead(capsys):
+    assert main(["arena", "lion-square", "--seats", "normal,ahead,ahead", "--games", "1", "--iterations", "2",
+                 "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["seats"] == ["normal", "ahead", "ahead"] and sum(printed["wins"]) + printed["lions"] == 1
+    assert printed["slowest"][1:] == [None, None]  # a yardstick, not a bot level

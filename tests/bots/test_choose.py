@@ -143,9 +143,9 @@ def test_a_move_the_greedy_player_sees_lose_by_force_is_not_weighed(monkeypatch)
     state = game.setup(4, 3)
     view = seat_view(game, state, 0)
     keep = view["actions"][7]
-    monkeypatch.setattr(bots, "greedy_values", lambda g, v, actions, rng: [0.0 if a == keep else -WON for a in actions])
+    monkeypatch.setattr(bots, "root_values", lambda g, v, actions, rng: [0.0 if a == keep else -WON for a in actions])
     assert choose(game, view, iterations=20, seed=1) == keep
-    monkeypatch.setattr(bots, "greedy_values", lambda g, v, actions, rng: [-WON] * len(actions))
+    monkeypatch.setattr(bots, "root_values", lambda g, v, actions, rng: [-WON] * len(actions))
     assert choose(game, view, iterations=20, seed=1) in view["actions"]  # all lost: it still plays
 
 
@@ -158,7 +158,7 @@ def test_easy_searches_without_the_greedy_players_values(monkeypatch):
     def refuse(*args):
         raise AssertionError("easy asked the greedy player")
 
-    monkeypatch.setattr(bots, "greedy_values", refuse)
+    monkeypatch.setattr(bots, "root_values", refuse)
     monkeypatch.setattr(ismcts, "policy", refuse)  # and its playouts are uniformly random
     game = games.get("meow-oracle")
     state = game.setup(3, 2)
@@ -187,7 +187,7 @@ def test_easy_plays_its_second_best_move_half_the_time(monkeypatch):
         return edges
 
     monkeypatch.setattr(bots, "search", ranked_search)
-    monkeypatch.setattr(bots, "greedy_values", lambda game, view, actions, rng: [0.0] * len(actions))
+    monkeypatch.setattr(bots, "root_values", lambda game, view, actions, rng: [0.0] * len(actions))
     easy = [choose(game, view, iterations=1, seed=seed, level="easy") for seed in range(400)]
     assert 160 <= easy.count(second) <= 240 and easy.count(best) + easy.count(second) == 400
     assert {json.dumps(choose(game, view, iterations=1, seed=seed, level=level))

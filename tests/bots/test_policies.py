@@ -1,6 +1,8 @@
 """SWAP 5 knowledge for the search (companion/bots/policies.py) and the progressive
 unpruning of the tree: trump cards valued as a player would, games that end."""
 
+import json
+
 import pytest
 
 from companion import games
@@ -149,3 +151,55 @@ def test_a_meow_oracle_card_fits_where_its_number_and_colour_belong():
     assert meow_fit(empty, "red-10", 8) > meow_fit(empty, "red-10", 0)
     reds = ["red-1", "red-2"] + [None] * 7
     assert meow_fit(reds, "red-2", 2) > meow_fit(reds, "blue-2", 2)
+
+
+def test_the_roots_values_are_the_greedy_players_where_it_sees_and_expected_points_in_meow_oracle():
+    from companion.bots.ahead import meow_expected_values
+    from companion.bots.greedy import greedy_values
+    from companion.bots.sampling import bare_view
+
+    for game_id, players in (("meow-oracle", 3), ("lion-square", 3), ("swap5", 4)):
+        game = games.get(game_id)
+        state = game.setup(players, 2)
+        rng = Rng.from_seed(players)
+        while game_id == "meow-oracle" and state["step"] != "give":
+            seat = game.to_act(state)[0]
+            actions = game.legal_actions(state, seat)
+            state = game.apply(state, seat, actions[rng.randbelow(len(actions))])
+        seat = game.to_act(state)[0]
+        view, actions = bare_view(game.view(state, seat)), game.legal_actions(state, seat)
+        if game_id == "meow-oracle":
+            expected = meow_expected_values(view, actions, Rng.from_seed(3), policies.MEOW_ROOT_COMPLETIONS)
+        else:
+            expected = greedy_values(game, view, actions, Rng.from_seed(3))
+        assert policies.root_values(game, view, actions, Rng.from_seed(3)) == expected
+
+
+def test_meow_oracles_search_chooses_only_among_the_moves_nearly_as_good_by_expected_points(monkeypatch):
+    """The root's values pick the moves within policies.ROOT_MARGIN of the best; the search
+    chooses among those, and a move alone there is played without a search."""
+    import companion.bots as bots
+
+    game = games.get("meow-oracle")
+    state = game.setup(3, 5)
+    rng = Rng.from_seed(5)
+    while state["step"] != "place":
+        seat = game.to_act(state)[0]
+        actions = game.legal_actions(state, seat)
+        state = game.apply(state, seat, actions[rng.randbelow(len(actions))])
+    seat = game.to_act(state)[0]
+    view = game.view(state, seat) | {"actions": game.legal_actions(state, seat)}
+    assert len(view["actions"]) > 3
+    best, close = view["actions"][-1], view["actions"][-2]  # listed last: only their values put them first
+    near = 1.0 - policies.ROOT_MARGIN["meow-oracle"]
+    worth = lambda g, v, actions, rng: [1.0 if a == best else near if a == close else near - 0.01 for a in actions]
+    monkeypatch.setattr(bots, "root_values", worth)
+    assert {json.dumps(choose(game, view, iterations=30, seed=seed)) for seed in range(6)} <= {json.dumps(best),
+                                                                                               json.dumps(close)}
+
+    def no_search(*args, **kwargs):
+        raise AssertionError("searched")
+
+    monkeypatch.setattr(bots, "root_values", lambda g, v, actions, rng: [1.0 if a == best else 0.0 for a in actions])
+    monkeypatch.setattr(bots, "search", no_search)
+    assert choose(game, view, iterations=30, seed=1) == best

@@ -627,3 +627,13 @@ def test_a_bot_that_cannot_move_says_so_on_every_screen_and_tries_again(table, t
     assert "none of the view's actions" in caplog.text
     assert len(thinker.calls) >= 3  # it tried again, without any change of the table
     assert table.public()["seats"][0]["trouble"] is None and table.view(0)["troubles"] == {}
+
+
+def test_the_bot_seats_are_kept_durably(table, tmp_path):
+    """bots.sqlite is written like the table's store: WAL, each commit synced (FULL)."""
+    table.start_game("swap5", 2, seed=2)
+    bots = make_bots(table, tmp_path, FakeThinker(table))
+    assert bots._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert bots._db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    with sqlite3.connect(tmp_path / DATABASE) as db:  # WAL is kept in the file itself
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
