@@ -29,6 +29,7 @@ import pytest
 
 import oled
 import vm
+from vm import LGPIO_BUILD
 
 VENV = "/opt/tabletop-companion/venv"
 CONFIG = "/etc/tabletop-companion/config.toml"
@@ -150,8 +151,9 @@ def real_panel(installed, phases):
         f"the check adds hardware and [buttons] to the installed {CONFIG}, which already has them:\n{original}")
     with phases("hardware: switch the companion to the simulated GPIO and OLED"):
         # install.sh adds the "pi" extra only where /proc/device-tree names a Raspberry Pi; this
-        # VM has no device tree, so the check adds the one the lgpio pin factory needs.
-        pi.run(f"{VENV}/bin/pip install --quiet --disable-pip-version-check 'lgpio>=0.2.2.0'", timeout=600)
+        # VM has no device tree, so the check adds the one the lgpio pin factory needs, as
+        # install.sh would on Debian (LGPIO_BUILD: built from its sources where no wheel fits).
+        pi.run(f"{LGPIO_BUILD} {VENV}/bin/pip install --quiet --disable-pip-version-check 'lgpio>=0.2.2.0'", timeout=900)
         pi.run(f"mkdir -p /run/virtual-pi {DROP_IN_DIR} && "
                f"{{ cat /proc/cpuinfo; printf {shlex.quote(PI_CPUINFO_LINES)}; }} > {CPUINFO} && "
                f"printf %s {shlex.quote(BOARD_DROP_IN_TEXT)} > {BOARD_DROP_IN}")
