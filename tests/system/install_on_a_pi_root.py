@@ -9,7 +9,8 @@ host's architecture), a device-tree model file in it names a Raspberry Pi 4 (``/
 mounted in the chroot, so ``/sys/firmware/devicetree/base/model`` is a plain file), the project
 is copied in, and ``systemd/install.sh`` runs in ``chroot``: it installs its Debian packages from
 Debian's archive, creates the user and the venv with the ``pi`` extra (lgpio, RPi.GPIO, built
-where no wheel fits), and enables the unit (systemctl does not start anything in a chroot).
+where no wheel fits), and enables the unit (no systemd runs in a chroot: a stand-in
+``systemctl`` skips daemon-reload, start and restart; the virtual Pi starts the service).
 Then ``import lgpio`` must work in the venv, and the GPIO udev rule must be there. pip reads the
 wheels ``vm.download_wheels`` fetched for the suite (the root's pip cannot verify TLS through
 this machine's network, as in the virtual Pi); apt reaches Debian's archive over HTTP.
@@ -28,6 +29,9 @@ from pathlib import Path
 import vm
 
 PI_MODEL = b"Raspberry Pi 4 Model B Rev 1.5\0"
+CLEAN_ENVIRONMENT = ["env", "-i", "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "HOME=/root", "LANG=C.UTF-8"]
+"""What `sudo` leaves a command on a Pi: none of this machine's settings (its PIP_* variables
+would point the root's pip elsewhere)."""
 
 
 def main() -> int:
@@ -57,14 +61,23 @@ def main() -> int:
             target = root / "root/tabletop-companion" / name
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(vm.PROJECT / name, target)
+    # No systemd runs in a chroot: `systemctl enable` works offline, but daemon-reload, start and
+    # restart need the manager. A stand-in earlier in PATH says what it skips and runs the rest.
+    stand_in = root / "usr/local/sbin/systemctl"
+    stand_in.write_text('#!/bin/sh\ncase "$1" in\n'
+                        '    daemon-reload|start|restart) echo "(chroot: no systemd to $*)"; exit 0 ;;\n'
+                        '    is-active) exit 3 ;;\n'
+                        'esac\nexec /usr/bin/systemctl "$@"\n')
+    stand_in.chmod(0o755)
     subprocess.run(["mount", "-t", "proc", "proc", str(root / "proc")], check=True)
     try:
         started = time.monotonic()
-        install = subprocess.run(["chroot", str(root), "/root/tabletop-companion/systemd/install.sh"])
+        install = subprocess.run(["chroot", str(root), *CLEAN_ENVIRONMENT, "/root/tabletop-companion/systemd/install.sh"])
         vm.log(f"install.sh in the {arguments.suite} root: exit {install.returncode} in {time.monotonic() - started:.0f} s")
-        probe = subprocess.run(["chroot", str(root), "sh", "-c",
+        probe = subprocess.run(["chroot", str(root), *CLEAN_ENVIRONMENT, "sh", "-c",
                                 "cd /var/tmp && /opt/tabletop-companion/venv/bin/python -c "
-                                "'import sys, lgpio; print(sys.version.split()[0], lgpio.__file__)' && "
+                                "'import sys, lgpio, _lgpio; print(sys.version.split()[0], _lgpio.__file__)' && "
+                                "/usr/bin/systemctl is-enabled companion.service && "
                                 "cat /etc/udev/rules.d/60-tabletop-companion-gpio.rules"],
                                capture_output=True, text=True)
         print(probe.stdout + probe.stderr)
