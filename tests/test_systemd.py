@@ -450,6 +450,13 @@ def test_uninstall_keeps_the_data_configuration_and_user(tmp_path):
     assert (machine.state / "passwd").read_text() == "tabletop-companion\n"
 
 
+def test_uninstall_keeps_the_gpio_rule_as_it_keeps_the_groups(tmp_path):
+    machine = Machine(tmp_path, not_offered=("liblgpio-dev",))
+    machine.run("install.sh")
+    machine.run("uninstall.sh", "--purge")
+    assert (machine.root / GPIO_RULE).exists()
+
+
 def test_uninstall_purge_removes_everything_and_a_second_run_changes_nothing(tmp_path):
     machine = Machine(tmp_path)
     machine.run("install.sh")
