@@ -2,9 +2,9 @@
 
     sudo .venv/bin/python tests/system/install_on_a_pi_root.py [--suite trixie] [--keep]
 
-The virtual Pi (vm.py) is an x86-64 or arm64 machine without a device tree, so there
-``install.sh`` takes its path for other computers. This script tries the Pi's path as a Pi owner
-meets it: ``mmdebstrap`` makes a bare Debian root (``TABLETOP_VM_SUITE`` or ``--suite``, the
+The virtual Pi (vm.py) is an x86-64 machine without a device tree, so there ``install.sh``
+takes its path for other computers. This script tries the Pi's path as a Pi owner meets it:
+``mmdebstrap`` makes a bare Debian root with systemd (``TABLETOP_VM_SUITE`` or ``--suite``, the
 host's architecture), a device-tree model file in it names a Raspberry Pi 4 (``/sys`` is not
 mounted in the chroot, so ``/sys/firmware/devicetree/base/model`` is a plain file), the project
 is copied in, and ``systemd/install.sh`` runs in ``chroot``: it installs its Debian packages from
@@ -46,7 +46,9 @@ def main() -> int:
     root = vm.CACHE / "runs" / f"pi-root-{arguments.suite}-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}"
     root.parent.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
-    subprocess.run(["mmdebstrap", "--variant=apt", "--mode=root", arguments.suite, str(root), vm.MIRROR], check=True)
+    # systemd and udev, as on Raspberry Pi OS Lite (Debian's minimal root has neither).
+    subprocess.run(["mmdebstrap", "--variant=apt", "--mode=root", "--include=systemd-sysv,udev",
+                    arguments.suite, str(root), vm.MIRROR], check=True)
     vm.log(f"mmdebstrap {arguments.suite}: {time.monotonic() - started:.0f} s")
     model = root / "sys/firmware/devicetree/base/model"
     model.parent.mkdir(parents=True)
