@@ -8,7 +8,8 @@
 # virtual environment in /opt/tabletop-companion/venv with the package (and its "pi" extra on a
 # Raspberry Pi), the configuration /etc/tabletop-companion/config.toml (only if there is none),
 # the unit companion.service, enabled and started, and for the companion's own Wi-Fi a polkit
-# rule and a NetworkManager dnsmasq drop-in (docs/raspberry-pi.md, "Playing away from home").
+# rule and a NetworkManager dnsmasq drop-in (docs/raspberry-pi.md, "Playing away from home"),
+# and on a Pi whose system has none (Debian), a udev rule giving /dev/gpiochip* to the group gpio.
 # Running it again changes nothing; after `git pull` it is also the update: changed code is
 # reinstalled and the service restarted.
 #
@@ -45,7 +46,7 @@ fail() { printf 'install.sh: %s\n' "$*" >&2; exit 1; }
 
 case "${1:-}" in
     "") ;;
-    -h | --help) sed -n '2,16s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; exit 0 ;;
+    -h | --help) sed -n '2,17s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; exit 0 ;;
     *) fail "unknown argument '$1' (usage: sudo $0)" ;;
 esac
 if [ -z "$ROOT" ] && [ "$(id -u)" != 0 ]; then
