@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 import shlex
 import time
 import urllib.request
@@ -176,13 +177,27 @@ def test_gpio_chip_belongs_to_group_gpio_and_the_unit_reads_its_lines(real_panel
         f"the simulated header is {real_panel.chip_name}, but gpiozero's lgpio factory opens gpiochip0")
     owner = pi.run("stat -c '%G %a' /dev/gpiochip0").out.split()
     assert owner == ["gpio", "660"], f"/dev/gpiochip0 should be group gpio, mode 660 (the VM's udev rule); it is {owner}"
-    # The lines the product claimed, as the kernel reports them: " gpio-N (NAME|CONSUMER) in  hi IRQ".
+    # The lines the product claimed, as the kernel reports them.
     claimed = pi.run("cat /sys/kernel/debug/gpio").out
     for button, pin in real_panel.pins.items():
-        line = next((entry for entry in claimed.splitlines() if f"(GPIO{pin} " in entry), "")
-        consumer = line.split("|", 1)[1].split(")", 1)[0].strip() if "|" in line else ""
-        assert consumer and ") in " in line, (
+        assert _input_consumer(claimed, pin), (
             f"the {button} button's line GPIO{pin} is not held as an input by the companion:\n{claimed}")
+
+
+def _input_consumer(debugfs: str, pin: int) -> str:
+    """Who holds line ``pin`` of the only GPIO chip as an input, read from /sys/kernel/debug/gpio
+    ("" if nobody). Linux 6.1 prints gpiolib's lines, by name: " gpio-529 (GPIO17 |lg ) in  hi IRQ";
+    Linux 6.12 lets gpio-sim print its own, numbered from the chip's base (the header line's
+    "GPIOs 512-569"): " gpio-529 (lg) input,pull-up", "(<unused>)" for a free line."""
+    base = re.search(r"GPIOs (\d+)-\d+", debugfs)
+    for entry in debugfs.splitlines():
+        by_name = re.match(rf"\s*gpio-\d+\s+\(GPIO{pin}\s*\|\s*([^)]*?)\s*\)\s+in\b", entry)
+        if by_name:
+            return by_name.group(1)
+        by_number = base and re.match(rf"\s*gpio-{int(base.group(1)) + pin}\s+\(([^)|]*)\)\s+input\b", entry)
+        if by_number and by_number.group(1) != "<unused>":
+            return by_number.group(1)
+    return ""
 
 
 def test_buttons_pressed_through_gpio_sim_drive_the_panel(real_panel):
