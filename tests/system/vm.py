@@ -2,11 +2,12 @@
 
 How it fits together (tests/system/README.md has the user's side):
 
-* ``bake()`` makes the cached image: ``mmdebstrap`` bootstraps Debian ``SUITE`` for ``ARCH`` with every
-  package in ``image/packages.d/*.list``, runs every ``image/customize.d/*.sh`` on the new root
-  file system, and ``mke2fs -d`` writes it into an ext4 image (no loop mount). The kernel and
-  initrd are copied out beside it. The image's name is a hash of everything under ``image/``,
-  the suite and the architecture, so changing a package list or a hook bakes a new one and an unchanged tree reuses it.
+* ``bake()`` makes the cached image: ``mmdebstrap`` bootstraps Debian ``SUITE`` for ``ARCH``
+  with every package in ``image/packages.d/*.list``, runs every ``image/customize.d/*.sh`` on
+  the new root file system, and ``mke2fs -d`` writes it into an ext4 image (no loop mount). The
+  kernel and initrd are copied out beside it. The image's name is a hash of everything under
+  ``image/``, the suite and the architecture, so changing a package list or a hook bakes a new
+  one and an unchanged tree reuses it.
 * ``download_wheels()`` fetches, on the host, the wheels the project needs (the guest cannot
   verify TLS through this machine's network); the guest's pip reads them from the share.
 * ``VirtualPi`` boots the image under QEMU's software emulation (TCG: this machine's /dev/kvm
@@ -180,8 +181,7 @@ def download_wheels() -> Path:
         work = CACHE / f"wheels-{key}.partial"
         shutil.rmtree(work, ignore_errors=True)
         logfile = CACHE / f"wheels-{key}.log"
-        with open(logfile, "w"):
-            pass
+        logfile.write_text("")
         # The guest's Python and processor, not the host's: pip picks the wheels for them. The
         # "pi" extra comes too, so a check that makes the guest look like a Pi finds lgpio and
         # RPi.GPIO; setuptools (the project's build backend: pip builds the source folder in
