@@ -8,7 +8,8 @@
 # virtual environment in /opt/tabletop-companion/venv with the package (and its "pi" extra on a
 # Raspberry Pi), the configuration /etc/tabletop-companion/config.toml (only if there is none),
 # the unit companion.service, enabled and started, and for the companion's own Wi-Fi a polkit
-# rule and a NetworkManager dnsmasq drop-in (docs/raspberry-pi.md, "Playing away from home").
+# rule and a NetworkManager dnsmasq drop-in (docs/raspberry-pi.md, "Playing away from home"),
+# and on a Pi whose system has none (Debian), a udev rule giving /dev/gpiochip* to the group gpio.
 # Running it again changes nothing; after `git pull` it is also the update: changed code is
 # reinstalled and the service restarted.
 #
@@ -23,14 +24,17 @@ readonly STATE_DIR=/var/lib/$APP
 # Always needed: venv for the virtual environment, avahi-daemon so phones find <name>.local,
 # fonts-misaki for Japanese names on the OLED (an 8-pixel bitmap font with kana and kanji).
 readonly BASE_PACKAGES=(python3-venv avahi-daemon fonts-misaki)
-# On a Pi: what the "pi" extra needs to build RPi.GPIO (C, published as source only), and
-# i2c-tools for `i2cdetect`.
-readonly PI_PACKAGES=(python3-dev build-essential i2c-tools)
-# What pip needs to build lgpio itself (it links liblgpio through swig), only where no lgpio
-# wheel fits: wheels are published for Python 3.11 and 3.12 on aarch64 and armv7l and need no
-# system library. Raspberry Pi OS has both packages, Debian has no liblgpio-dev: each is
-# installed where the system's archive offers it (docs/raspberry-pi.md, "Which systems").
-readonly PI_PACKAGES_WHERE_OFFERED=(swig liblgpio-dev)
+# On a Pi: what the "pi" extra needs to build RPi.GPIO (C, published as source only) and lgpio
+# where no wheel fits (lgpio has wheels for Python 3.11 and 3.12 only: on Debian 13 "trixie",
+# Python 3.13, pip builds it, and its sources go through swig), and i2c-tools for `i2cdetect`.
+readonly PI_PACKAGES=(python3-dev build-essential swig i2c-tools)
+# Raspberry Pi OS offers lgpio's C library; pip's build of lgpio (or piwheels' wheel, on 32-bit
+# Raspberry Pi OS) links it. Debian does not offer it: there lgpio is built with PYPI=1, which
+# makes its setup.py compile the library's C sources that its sdist carries into the module
+# itself (docs/raspberry-pi.md, "Which systems").
+readonly LGPIO_LIBRARY=liblgpio-dev
+# The GPIO chips for the group gpio, where the system has no such rule (Raspberry Pi OS has one).
+readonly GPIO_RULE=/etc/udev/rules.d/60-$APP-gpio.rules
 
 ROOT=${COMPANION_ROOT:-/}
 ROOT=${ROOT%/}  # "" for "/", so "$ROOT/etc" is "/etc"
@@ -42,7 +46,7 @@ fail() { printf 'install.sh: %s\n' "$*" >&2; exit 1; }
 
 case "${1:-}" in
     "") ;;
-    -h | --help) sed -n '2,16s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; exit 0 ;;
+    -h | --help) sed -n '2,17s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; exit 0 ;;
     *) fail "unknown argument '$1' (usage: sudo $0)" ;;
 esac
 if [ -z "$ROOT" ] && [ "$(id -u)" != 0 ]; then
@@ -68,22 +72,19 @@ else
 fi
 
 installed() { [ "$(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null)" = installed ]; }
-offered() { apt-cache policy "$1" 2>/dev/null | grep -q '^  Candidate: [^(]'; }
-missing=() optional=()
+offered() {
+    local policy
+    policy=$(apt-cache policy "$1" 2>/dev/null) || return 1
+    grep -q '^  Candidate: [^(]' <<<"$policy"
+}
+missing=()
 for package in "${packages[@]}"; do
     if ! installed "$package"; then missing+=("$package"); fi
 done
-if $on_a_pi; then
-    for package in "${PI_PACKAGES_WHERE_OFFERED[@]}"; do
-        if ! installed "$package"; then optional+=("$package"); fi
-    done
-fi
 if [ ${#missing[@]} -gt 0 ]; then
-    apt-get update  # before asking the archive what it offers
+    apt-get update  # before asking the archive whether it offers lgpio's library
+    if $on_a_pi && ! installed "$LGPIO_LIBRARY" && offered "$LGPIO_LIBRARY"; then missing+=("$LGPIO_LIBRARY"); fi
 fi
-for package in "${optional[@]}"; do
-    if offered "$package"; then missing+=("$package"); fi
-done
 if [ ${#missing[@]} -gt 0 ]; then
     say "Installing Debian packages: ${missing[*]}"
     DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
@@ -96,6 +97,24 @@ for group in gpio i2c spi; do
         groupadd --system "$group"
     fi
 done
+# The GPIO chips for the group gpio (the unit's SupplementaryGroups): Raspberry Pi OS has a udev
+# rule for it, Debian none, and there /dev/gpiochip* would stay root's and the buttons unreachable.
+gpio_rules=$(shopt -s nullglob; grep -lsE 'SUBSYSTEM=="gpio".*GROUP="gpio"' /dev/null \
+    "$ROOT"/etc/udev/rules.d/*.rules "$ROOT"/usr/lib/udev/rules.d/*.rules "$ROOT"/lib/udev/rules.d/*.rules || true)
+if $on_a_pi && [ -z "$gpio_rules" ]; then
+    say "Writing $GPIO_RULE (the GPIO chips for the group gpio)"
+    mkdir -p "$(dirname "$ROOT$GPIO_RULE")"
+    cat >"$ROOT$GPIO_RULE" <<'EOF'
+# Written by Tabletop Companion's install.sh: the GPIO chips for the group gpio, as on Raspberry Pi OS.
+SUBSYSTEM=="gpio", KERNEL=="gpiochip[0-9]*", GROUP="gpio", MODE="0660"
+EOF
+    if compgen -G "$ROOT/dev/gpiochip*" >/dev/null; then  # a running system: apply it now
+        udevadm control --reload
+        udevadm trigger --subsystem-match=gpio --action=add
+        udevadm settle
+    fi
+fi
+
 if ! getent passwd "$APP" >/dev/null; then
     say "Creating the system user $APP"
     useradd --system --user-group --home-dir "$STATE_DIR" --no-create-home \
@@ -118,7 +137,10 @@ installed_files() {
 }
 before=$(installed_files)
 say "Installing the package from $SOURCE"
-"$ROOT$VENV/bin/pip" install --quiet --disable-pip-version-check "$SOURCE$extra"
+# PYPI=1: lgpio, if pip builds it, carries its own C library (read by lgpio's setup.py only).
+lgpio_own_library=0
+if $on_a_pi && ! installed "$LGPIO_LIBRARY"; then lgpio_own_library=1; fi
+PYPI=$lgpio_own_library "$ROOT$VENV/bin/pip" install --quiet --disable-pip-version-check "$SOURCE$extra"
 changed=false
 if [ "$(installed_files)" != "$before" ]; then changed=true; fi
 

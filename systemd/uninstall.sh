@@ -5,8 +5,9 @@
 #                                          keep the saved tables, the configuration and the user
 #   sudo ./systemd/uninstall.sh --purge    remove those too
 #
-# Debian packages and the gpio/i2c/spi groups stay: other programs may use them. Running it
-# again changes nothing. COMPANION_ROOT (default /) works under another root, as in install.sh.
+# Debian packages, the gpio/i2c/spi groups and the GPIO chips' udev rule (which install.sh
+# writes where the system has none) stay: other programs may use them. Running it again
+# changes nothing. COMPANION_ROOT (default /) works under another root, as in install.sh.
 set -euo pipefail
 
 readonly APP=tabletop-companion
@@ -22,7 +23,7 @@ purge=false
 case "${1:-}" in
     "") ;;
     --purge) purge=true ;;
-    -h | --help) sed -n '2,10s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; exit 0 ;;
+    -h | --help) sed -n '2,11s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; exit 0 ;;
     *) fail "unknown argument '$1' (usage: sudo $0 [--purge])" ;;
 esac
 if [ -z "$ROOT" ] && [ "$(id -u)" != 0 ]; then

@@ -46,11 +46,13 @@ FAKES = {
         *) exit 99 ;;
     esac""",
     "hostname": "echo tabletop",
+    "udevadm": "",
     # `python3 -m venv DIR` makes a venv whose pip is the fake below.
     "python3": 'mkdir -p "$3/bin"; cp "$FAKE_BIN/python3" "$3/bin/python"; cp "$FAKE_BIN/pip" "$3/bin/pip"',
     # The fake pip "installs" the package: a RECORD whose content is $FAKE_STATE/code (so a test
     # can change the code), and a `companion` command that is the real one from this checkout.
-    "pip": """venv=$(dirname "$(dirname "$0")")
+    "pip": """echo "${PYPI-unset}" >"$FAKE_STATE/pip-PYPI"  # how lgpio would be built
+        venv=$(dirname "$(dirname "$0")")
         record="$venv/lib/python3.11/site-packages/tabletop_companion-0.1.0.dist-info/RECORD"
         mkdir -p "$(dirname "$record")"
         cat "$FAKE_STATE/code" >"$record"
@@ -100,6 +102,10 @@ class Machine:
         if expect_success:
             assert result.returncode == 0, result.stdout + result.stderr
         return result
+
+    def lgpio_build(self) -> str:
+        """PYPI as the last pip saw it: "1" builds lgpio with its own C library."""
+        return (self.state / "pip-PYPI").read_text().strip()
 
     def calls(self) -> list[str]:
         """The recorded calls since the last call to this method."""
@@ -257,10 +263,11 @@ def test_installers_config_file_is_valid_and_sets_port_80_and_the_state_director
 
 
 def test_install_on_a_raspberry_pi(tmp_path):
+    """Raspberry Pi OS: it offers liblgpio-dev, which lgpio links where pip builds it."""
     machine = Machine(tmp_path)
     result = machine.run("install.sh")
     calls = machine.calls()
-    packages = "python3-venv avahi-daemon fonts-misaki python3-dev build-essential i2c-tools swig liblgpio-dev"
+    packages = "python3-venv avahi-daemon fonts-misaki python3-dev build-essential swig i2c-tools liblgpio-dev"
     assert changing(calls) == [
         "apt-get update",
         f"apt-get install -y --no-install-recommends {packages}",
@@ -275,6 +282,7 @@ def test_install_on_a_raspberry_pi(tmp_path):
         "systemctl enable companion.service",
         "systemctl start companion.service",
     ]
+    assert machine.lgpio_build() == "0"  # linked to the system's liblgpio
     assert (machine.root / "etc/systemd/system/companion.service").read_bytes() == UNIT.read_bytes()
     assert (machine.root / "etc/tabletop-companion/config.toml").read_bytes() == (SYSTEMD / "config.toml").read_bytes()
     assert (machine.root / POLKIT_RULE).read_bytes() == (SYSTEMD / "polkit.rules").read_bytes()
@@ -283,17 +291,54 @@ def test_install_on_a_raspberry_pi(tmp_path):
     assert "I2C is off" not in result.stdout
 
 
-def test_install_on_a_pi_with_plain_debian_takes_only_what_its_archive_offers(tmp_path):
-    """Debian bookworm has no liblgpio-dev (Raspberry Pi OS has): the install goes on without
-    it, and pip takes the lgpio wheel, which needs no system library."""
+def test_install_on_a_pi_with_plain_debian_builds_lgpio_with_its_own_library(tmp_path):
+    """Debian (bookworm, trixie) has no liblgpio-dev (Raspberry Pi OS has): the install goes on
+    without it, and pip, where it builds lgpio (Python 3.13: no wheel), gets PYPI=1, which makes
+    lgpio's setup.py compile the C library its sources carry into the module."""
     machine = Machine(tmp_path, not_offered=("liblgpio-dev",))
     machine.run("install.sh")
     calls = changing(machine.calls())
     assert calls[:2] == ["apt-get update", "apt-get install -y --no-install-recommends "
-                         "python3-venv avahi-daemon fonts-misaki python3-dev build-essential i2c-tools swig"]
+                         "python3-venv avahi-daemon fonts-misaki python3-dev build-essential swig i2c-tools"]
     assert f"pip install --quiet --disable-pip-version-check {PROJECT}[pi]" in calls
+    assert machine.lgpio_build() == "1"
     machine.run("install.sh")
     assert not any(call.startswith("apt-get") for call in machine.calls()), "a second install asked apt again"
+    assert machine.lgpio_build() == "1"
+
+
+GPIO_RULE = "etc/udev/rules.d/60-tabletop-companion-gpio.rules"
+RASPBERRY_PI_OS_RULE = 'SUBSYSTEM=="gpio", GROUP="gpio", MODE="0660"\n'  # its /etc/udev/rules.d/99-com.rules
+
+
+def test_install_on_a_pi_without_a_gpio_rule_gives_the_chips_to_the_group_gpio(tmp_path):
+    """Plain Debian leaves /dev/gpiochip* to root: the service (group gpio) could not read the buttons."""
+    machine = Machine(tmp_path, not_offered=("liblgpio-dev",))
+    machine.run("install.sh")
+    rule = (machine.root / GPIO_RULE).read_text()
+    assert 'SUBSYSTEM=="gpio", KERNEL=="gpiochip[0-9]*", GROUP="gpio", MODE="0660"' in rule.splitlines()
+    assert not [call for call in machine.calls() if call.startswith("udevadm")]  # no chip yet: nothing to apply
+    files = machine.files()
+    machine.run("install.sh")
+    assert machine.files() == files
+
+
+def test_install_applies_the_new_gpio_rule_to_the_chips_there_are(tmp_path):
+    machine = Machine(tmp_path)
+    (machine.root / "dev/gpiochip0").touch()
+    machine.run("install.sh")
+    assert [call for call in machine.calls() if call.startswith("udevadm")] == [
+        "udevadm control --reload", "udevadm trigger --subsystem-match=gpio --action=add", "udevadm settle"]
+
+
+def test_install_leaves_raspberry_pi_os_its_own_gpio_rule(tmp_path):
+    for rules in ("etc/udev/rules.d", "usr/lib/udev/rules.d"):
+        (tmp_path / rules.replace("/", "-")).mkdir()
+        machine = Machine(tmp_path / rules.replace("/", "-"))
+        (machine.root / rules).mkdir(parents=True)
+        (machine.root / rules / "99-com.rules").write_text(RASPBERRY_PI_OS_RULE)
+        machine.run("install.sh")
+        assert not (machine.root / GPIO_RULE).exists(), rules
 
 
 def test_install_off_a_pi_skips_the_gpio_build_packages_and_says_the_hardware_is_emulated(tmp_path):
@@ -304,6 +349,7 @@ def test_install_off_a_pi_skips_the_gpio_build_packages_and_says_the_hardware_is
     assert f"pip install --quiet --disable-pip-version-check {PROJECT}" in calls  # no [pi] extra
     assert "emulated" in result.stdout
     assert "I2C is off" not in result.stdout  # no Pi, no I2C advice
+    assert machine.lgpio_build() == "0" and not (machine.root / GPIO_RULE).exists()
 
 
 def test_install_says_how_to_turn_i2c_on_when_it_is_off(tmp_path):
@@ -402,6 +448,13 @@ def test_uninstall_keeps_the_data_configuration_and_user(tmp_path):
     assert saved.read_text() == "saved tables"
     assert (machine.root / "etc/tabletop-companion/config.toml").exists()
     assert (machine.state / "passwd").read_text() == "tabletop-companion\n"
+
+
+def test_uninstall_keeps_the_gpio_rule_as_it_keeps_the_groups(tmp_path):
+    machine = Machine(tmp_path, not_offered=("liblgpio-dev",))
+    machine.run("install.sh")
+    machine.run("uninstall.sh", "--purge")
+    assert (machine.root / GPIO_RULE).exists()
 
 
 def test_uninstall_purge_removes_everything_and_a_second_run_changes_nothing(tmp_path):

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 import shlex
 import time
 import urllib.request
@@ -29,6 +30,7 @@ import pytest
 
 import oled
 import vm
+from vm import LGPIO_BUILD
 
 VENV = "/opt/tabletop-companion/venv"
 CONFIG = "/etc/tabletop-companion/config.toml"
@@ -150,8 +152,9 @@ def real_panel(installed, phases):
         f"the check adds hardware and [buttons] to the installed {CONFIG}, which already has them:\n{original}")
     with phases("hardware: switch the companion to the simulated GPIO and OLED"):
         # install.sh adds the "pi" extra only where /proc/device-tree names a Raspberry Pi; this
-        # VM has no device tree, so the check adds the one the lgpio pin factory needs.
-        pi.run(f"{VENV}/bin/pip install --quiet --disable-pip-version-check 'lgpio>=0.2.2.0'", timeout=600)
+        # VM has no device tree, so the check adds the one the lgpio pin factory needs, as
+        # install.sh would on Debian (LGPIO_BUILD: built from its sources where no wheel fits).
+        pi.run(f"{LGPIO_BUILD} {VENV}/bin/pip install --quiet --disable-pip-version-check 'lgpio>=0.2.2.0'", timeout=900)
         pi.run(f"mkdir -p /run/virtual-pi {DROP_IN_DIR} && "
                f"{{ cat /proc/cpuinfo; printf {shlex.quote(PI_CPUINFO_LINES)}; }} > {CPUINFO} && "
                f"printf %s {shlex.quote(BOARD_DROP_IN_TEXT)} > {BOARD_DROP_IN}")
@@ -174,13 +177,27 @@ def test_gpio_chip_belongs_to_group_gpio_and_the_unit_reads_its_lines(real_panel
         f"the simulated header is {real_panel.chip_name}, but gpiozero's lgpio factory opens gpiochip0")
     owner = pi.run("stat -c '%G %a' /dev/gpiochip0").out.split()
     assert owner == ["gpio", "660"], f"/dev/gpiochip0 should be group gpio, mode 660 (the VM's udev rule); it is {owner}"
-    # The lines the product claimed, as the kernel reports them: " gpio-N (NAME|CONSUMER) in  hi IRQ".
+    # The lines the product claimed, as the kernel reports them.
     claimed = pi.run("cat /sys/kernel/debug/gpio").out
     for button, pin in real_panel.pins.items():
-        line = next((entry for entry in claimed.splitlines() if f"(GPIO{pin} " in entry), "")
-        consumer = line.split("|", 1)[1].split(")", 1)[0].strip() if "|" in line else ""
-        assert consumer and ") in " in line, (
+        assert _input_consumer(claimed, pin), (
             f"the {button} button's line GPIO{pin} is not held as an input by the companion:\n{claimed}")
+
+
+def _input_consumer(debugfs: str, pin: int) -> str:
+    """Who holds line ``pin`` of the only GPIO chip as an input, read from /sys/kernel/debug/gpio
+    ("" if nobody). Linux 6.1 prints gpiolib's lines, by name: " gpio-529 (GPIO17 |lg ) in  hi IRQ";
+    Linux 6.12 lets gpio-sim print its own, numbered from the chip's base (the header line's
+    "GPIOs 512-569"): " gpio-529 (lg) input,pull-up", "(<unused>)" for a free line."""
+    base = re.search(r"GPIOs (\d+)-\d+", debugfs)
+    for entry in debugfs.splitlines():
+        by_name = re.match(rf"\s*gpio-\d+\s+\(GPIO{pin}\s*\|\s*([^)]*?)\s*\)\s+in\b", entry)
+        if by_name:
+            return by_name.group(1)
+        by_number = base and re.match(rf"\s*gpio-{int(base.group(1)) + pin}\s+\(([^)|]*)\)\s+input\b", entry)
+        if by_number and by_number.group(1) != "<unused>":
+            return by_number.group(1)
+    return ""
 
 
 def test_buttons_pressed_through_gpio_sim_drive_the_panel(real_panel):

@@ -13,6 +13,7 @@ import shlex
 import pytest
 
 import vm
+from vm import LGPIO_BUILD
 from hardware.doctor import unit_settings
 
 UNIT = "companion"
@@ -134,8 +135,8 @@ def test_service_runs_where_lgpio_can_make_its_pipe(installed):
     assert unit_property(pi, "WorkingDirectory") == "/var/lib/tabletop-companion"
     assert pi.run(f"readlink /proc/{pid}/cwd").out.strip() == "/var/lib/tabletop-companion"
     # lgpio (the wheel install.sh installs on a Pi) in a venv of its own, imported in the unit's sandbox.
-    pi.run("[ -x /opt/lgpio-probe/bin/python ] || (python3 -m venv /opt/lgpio-probe && /opt/lgpio-probe/bin/pip install -q lgpio)",
-           timeout=600)
+    pi.run(f"[ -x /opt/lgpio-probe/bin/python ] || (python3 -m venv /opt/lgpio-probe && {LGPIO_BUILD} /opt/lgpio-probe/bin/pip install -q lgpio)",
+           timeout=900)
     in_unit = as_the_service(pi, "/opt/lgpio-probe/bin/python -c 'import lgpio, os; print(os.getcwd())'")
     assert in_unit.rc == 0 and in_unit.out.strip() == "/var/lib/tabletop-companion", str(in_unit)
     in_root = as_the_service(pi, "/opt/lgpio-probe/bin/python -c 'import lgpio'", "WorkingDirectory=/")

@@ -1,12 +1,13 @@
-"""The virtual Raspberry Pi: bake a Debian bookworm image, boot it under QEMU, talk to it.
+"""The virtual Raspberry Pi: bake a Debian image (trixie by default), boot it under QEMU, talk to it.
 
 How it fits together (tests/system/README.md has the user's side):
 
-* ``bake()`` makes the cached image: ``mmdebstrap`` bootstraps Debian bookworm with every
-  package in ``image/packages.d/*.list``, runs every ``image/customize.d/*.sh`` on the new root
-  file system, and ``mke2fs -d`` writes it into an ext4 image (no loop mount). The kernel and
-  initrd are copied out beside it. The image's name is a hash of everything under ``image/``,
-  so changing a package list or a hook bakes a new one and an unchanged tree reuses it.
+* ``bake()`` makes the cached image: ``mmdebstrap`` bootstraps Debian ``SUITE`` for ``ARCH``
+  with every package in ``image/packages.d/*.list``, runs every ``image/customize.d/*.sh`` on
+  the new root file system, and ``mke2fs -d`` writes it into an ext4 image (no loop mount). The
+  kernel and initrd are copied out beside it. The image's name is a hash of everything under
+  ``image/``, the suite and the architecture, so changing a package list or a hook bakes a new
+  one and an unchanged tree reuses it.
 * ``download_wheels()`` fetches, on the host, the wheels the project needs (the guest cannot
   verify TLS through this machine's network); the guest's pip reads them from the share.
 * ``VirtualPi`` boots the image under QEMU's software emulation (TCG: this machine's /dev/kvm
@@ -31,6 +32,7 @@ import subprocess
 import sys
 import threading
 import time
+import tomllib
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
@@ -39,12 +41,22 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 PROJECT = HERE.parents[1]
 IMAGE_SOURCES = HERE / "image"
-SUITE = "bookworm"
+# The Debian release and architecture of the virtual Pi: trixie is today's Raspberry Pi OS
+# (Debian 13, Python 3.13), bookworm the one before it (Python 3.11).
+SUITE = os.environ.get("TABLETOP_VM_SUITE", "trixie")
+ARCH = os.environ.get("TABLETOP_VM_ARCH", "amd64")
+SUITES = {"bookworm": {"python": "3.11", "glibc": 36}, "trixie": {"python": "3.13", "glibc": 41}}
+ARCHES = {"amd64": "x86_64"}  # Debian's name: the name in a wheel's platform tag
 MIRROR = os.environ.get("TABLETOP_VM_MIRROR", "http://deb.debian.org/debian")
 CACHE = Path(os.environ.get("TABLETOP_VM_CACHE", "/var/cache/tabletop-companion-vm"))
 IMAGE_SIZE = "6G"  # sparse: the file takes only what the root file system uses
 GUEST_MEMORY = os.environ.get("TABLETOP_VM_MEMORY", "2048")
 GUEST_CPUS = os.environ.get("TABLETOP_VM_CPUS", "2")
+
+LGPIO_BUILD = "PYPI=1"
+"""What a check puts before ``pip install lgpio`` in the guest, as systemd/install.sh does on a
+Debian without liblgpio-dev: where no lgpio wheel fits (Python 3.13), its setup.py then links
+the C sources its sdist carries (swig and gcc are baked in); a wheel, where one fits, ignores it."""
 
 # Host tools the rig needs, with the Debian package that brings each one.
 HOST_TOOLS = {
@@ -74,6 +86,10 @@ def log(message: str) -> None:
 
 
 def check_host_tools() -> None:
+    if SUITE not in SUITES:
+        raise RigError(f"TABLETOP_VM_SUITE={SUITE!r}: the rig knows the suites {', '.join(SUITES)}")
+    if ARCH not in ARCHES:
+        raise RigError(f"TABLETOP_VM_ARCH={ARCH!r}: the rig knows the architectures {', '.join(ARCHES)}")
     missing = [f"{tool} (Debian package {package})" for tool, package in HOST_TOOLS.items() if not shutil.which(tool)]
     if missing:
         raise RigError("the system test needs these tools, which are missing: " + ", ".join(missing)
@@ -111,13 +127,13 @@ def packages() -> list[str]:
         for line in listing.read_text().splitlines():
             line = line.split("#", 1)[0].strip()
             if line:
-                names.append(line)
+                names.append(line.replace("@ARCH@", ARCH))
     return names
 
 
 def bake() -> Image:
     """The cached image for the current ``image/`` tree, baked first if there is none."""
-    key = _tree_hash(IMAGE_SOURCES, extra=SUITE)
+    key = _tree_hash(IMAGE_SOURCES, extra=f"{SUITE} {ARCH}")
     done = CACHE / f"image-{key}"
     image = Image(done / "disk.raw", done / "vmlinuz", done / "initrd.img")
     with _locked(f"image-{key}"):
@@ -129,11 +145,12 @@ def bake() -> Image:
         shutil.rmtree(work, ignore_errors=True)
         rootfs = work / "rootfs"
         work.mkdir(parents=True)
-        command = ["mmdebstrap", "--variant=apt", "--mode=root", "--include=" + ",".join(packages())]
+        command = ["mmdebstrap", "--variant=apt", "--mode=root", f"--architectures={ARCH}",
+                   "--include=" + ",".join(packages())]
         for hook in sorted((IMAGE_SOURCES / "customize.d").glob("*.sh")):
             command.append(f'--customize-hook=sh {hook} "$1"')
         command += [SUITE, str(rootfs), MIRROR]
-        log(f"baking the image {key} (mmdebstrap {SUITE} from {MIRROR}, then mke2fs)")
+        log(f"baking the image {key} (mmdebstrap {SUITE} {ARCH} from {MIRROR}, then mke2fs)")
         _run_logged(command, work / "mmdebstrap.log", "mmdebstrap could not bootstrap Debian")
         bootstrapped = time.monotonic()
         kernels = sorted((rootfs / "boot").glob("vmlinuz-*"))
@@ -153,8 +170,9 @@ def bake() -> Image:
 
 
 def download_wheels() -> Path:
-    """The wheels (and sdists) the guest's pip installs the project from, cached by pyproject.toml."""
-    key = _tree_hash(PROJECT / "pyproject.toml", extra=SUITE)
+    """The wheels (and sdists) the guest's pip installs the project from, cached by
+    pyproject.toml, the suite and the architecture."""
+    key = _tree_hash(PROJECT / "pyproject.toml", extra=f"{SUITE} {ARCH}")
     done = CACHE / f"wheels-{key}"
     with _locked(f"wheels-{key}"):
         if done.exists():
@@ -162,15 +180,48 @@ def download_wheels() -> Path:
         started = time.monotonic()
         work = CACHE / f"wheels-{key}.partial"
         shutil.rmtree(work, ignore_errors=True)
-        # The guest is Debian bookworm on x86-64 with its Python 3.11, the host's twin; the "pi"
-        # extra comes too, so a check that makes the guest look like a Pi finds lgpio and RPi.GPIO;
-        # setuptools is the project's build backend (pip builds the source folder in isolation).
-        _run_logged([sys.executable, "-m", "pip", "download", "--quiet", "--dest", str(work),
-                     f"{PROJECT}[pi]", "setuptools>=68", "wheel"], CACHE / f"wheels-{key}.log",
-                    "pip could not download the wheels the guest needs")
+        logfile = CACHE / f"wheels-{key}.log"
+        logfile.write_text("")
+        # The guest's Python and processor, not the host's: pip picks the wheels for them. The
+        # "pi" extra comes too, so a check that makes the guest look like a Pi finds lgpio and
+        # RPi.GPIO; setuptools (the project's build backend: pip builds the source folder in
+        # isolation) and wheel build what comes as source only.
+        python = SUITES[SUITE]["python"]
+        machine = ARCHES[ARCH]
+        platforms = [f"manylinux_2_{minor}_{machine}" for minor in range(SUITES[SUITE]["glibc"], 4, -1)]
+        platforms += [f"manylinux2014_{machine}", f"manylinux2010_{machine}", f"manylinux1_{machine}", "any"]
+        for_the_guest = ["--python-version", python, "--implementation", "cp",
+                         "--abi", "cp" + python.replace(".", ""), "--abi", "abi3", "--abi", "none"]
+        for platform in platforms:
+            for_the_guest += ["--platform", platform]
+        project = tomllib.loads((PROJECT / "pyproject.toml").read_text())["project"]
+        pi_extra = project["optional-dependencies"]["pi"]
+        pip = [sys.executable, "-m", "pip", "download", "--quiet", "--disable-pip-version-check", "--dest", str(work)]
+        _run_logged_append(pip + ["--only-binary=:all:", *for_the_guest, *project["dependencies"], "setuptools>=68", "wheel"],
+                           logfile, "pip could not download the wheels the guest needs")
+        # lgpio has wheels for some Pythons only (not 3.13) and RPi.GPIO none: their sources
+        # always, and a wheel where one fits (the guest's pip prefers it).
+        _run_logged_append(pip + ["--no-deps", "--no-binary=:all:", *pi_extra], logfile,
+                           "pip could not download the sources of the pi extra")
+        for requirement in pi_extra:
+            _run_logged_append(pip + ["--no-deps", "--only-binary=:all:", *for_the_guest, requirement], logfile,
+                               None)
         work.rename(done)
-        log(f"downloaded the guest's wheels in {time.monotonic() - started:.0f} s")
+        log(f"downloaded the guest's wheels in {time.monotonic() - started:.0f} s: "
+            + ", ".join(sorted(path.name for path in done.iterdir())))
         return done
+
+
+def _run_logged_append(command: list[str], logfile: Path, failure: str | None) -> None:
+    """Run ``command`` with its output added to ``logfile``; a failure raises RigError
+    with ``failure`` unless ``failure`` is None (an attempt that may find nothing)."""
+    with open(logfile, "a") as out:
+        out.write("$ " + " ".join(command) + "\n")
+        out.flush()
+        result = subprocess.run(command, stdout=out, stderr=subprocess.STDOUT)
+    if result.returncode != 0 and failure is not None:
+        tail = "\n".join(logfile.read_text(errors="replace").splitlines()[-30:])
+        raise RigError(f"{failure} (exit {result.returncode}; full log {logfile}):\n{tail}")
 
 
 def _run_logged(command: list[str], logfile: Path, failure: str) -> None:

@@ -24,8 +24,8 @@ started=$(date +%s)
 
 kernels=$(ls "$root/lib/modules")
 [ "$(echo "$kernels" | wc -w)" = 1 ] || { echo "50-hardware.sh: expected one kernel in the image, found: $kernels" >&2; exit 1; }
-kver=$kernels                                  # e.g. 6.1.0-56-amd64
-series=$(echo "$kver" | cut -d. -f1,2)         # e.g. 6.1
+kver=$kernels                                  # e.g. 6.12.57+deb13-amd64
+series=$(echo "$kver" | cut -d. -f1,2)         # e.g. 6.12
 version=$(chroot "$root" dpkg-query -W -f='${Version}' "linux-headers-$kver")
 [ -n "$version" ] || { echo "50-hardware.sh: linux-headers-$kver is not installed in the image" >&2; exit 1; }
 
@@ -53,7 +53,12 @@ if grep -q irq_to_desc "$build/gpio-sim/irq_sim.c"; then
     echo "50-hardware.sh: irq_sim.c of $version calls irq_to_desc() in a way this hook does not know: adapt its sed" >&2
     exit 1
 fi
-printf 'obj-m += gpio-sim.o\ngpio-sim-y := gpio-sim-main.o irq_sim.o\n' >"$build/gpio-sim/Kbuild"
+# A kernel built with CONFIG_IRQ_SIM=y exports irq_sim itself: the module then must not carry a copy.
+if grep -q '^CONFIG_IRQ_SIM=y' "$root/boot/config-$kver"; then
+    printf 'obj-m += gpio-sim.o\ngpio-sim-y := gpio-sim-main.o\n' >"$build/gpio-sim/Kbuild"
+else
+    printf 'obj-m += gpio-sim.o\ngpio-sim-y := gpio-sim-main.o irq_sim.o\n' >"$build/gpio-sim/Kbuild"
+fi
 cp -r "$here/hardware/ssd1306-sim" "$build/"
 
 for module in gpio-sim ssd1306-sim; do
