@@ -300,9 +300,12 @@ def layout(screen: Screen, width: int, height: int) -> Layout:
         qr_box = (0, 0, qr_side(screen.qr, height))
     rows: list[Row] = []
     if qr_box:
-        # Beside the QR code there is no title bar: the title is the first line of the column.
+        # Beside the QR code there is no title bar: the title is the first line of the column,
+        # wrapped when it is wider (a flag such as "NO BUTTONS" must be read whole, not cut).
         text_left = qr_box[2] + 2
-        column = [screen.title, *screen.lines] if screen.title else list(screen.lines)
+        title = wrap(screen.title, width - text_left) if screen.title and text_width(screen.title) > width - text_left \
+            else [screen.title] if screen.title else []
+        column = [*title, *screen.lines]
         for index, line in enumerate(column[: height // ROW]):
             rows.append(Row(text_left, index * ROW, fit(line, width - text_left)))
         return Layout(tuple(rows), qr_box)
