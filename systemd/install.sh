@@ -191,6 +191,11 @@ I2C is off, so the OLED cannot work yet. Turn it on and reboot:
 (or: sudo raspi-config, Interface Options, I2C, Yes).
 EOF
 fi
+# Everything written above (the unit, the configuration, the virtual environment) is on the SD
+# card before "Done": a plug pulled in the next half minute would otherwise leave an empty unit
+# file, which systemd reads as masked, and a Pi that never starts the companion again (found
+# by tests/system/check_power.py's cut right after an install).
+sync
 cat <<EOF
 
 Done. Phones on the same network open  http://$(hostname).local/

@@ -11,7 +11,7 @@ How it fits together (tests/system/README.md has the user's side):
 * ``download_wheels()`` fetches, on the host, the wheels the project needs (the guest cannot
   verify TLS through this machine's network); the guest's pip reads them from the share.
 * ``VirtualPi`` boots the image under QEMU's software emulation (TCG: this machine's /dev/kvm
-  is a nested kind far slower than TCG) on a throw-away copy-on-write overlay, with the
+  is a nested kind far slower than TCG) on the run's own raw copy of the image, with the
   project and the wheels on a 9p share, the phone's HTTP port forwarded to the guest's port 80,
   and a virtio serial port that carries commands to the guest's agent (``image/rig-agent``)
   and their results back. Every wait is for an event (a line from the agent, an HTTP answer,
@@ -257,7 +257,8 @@ class VirtualPi:
         self.workdir = workdir
         self.share = workdir / "share"
         self.console = workdir / "console.log"
-        self.http_port = _free_port()
+        self.disk = workdir / "disk.raw"
+        self.http_port = 0  # chosen at each start
         self.boot_id: str | None = None
         self._ids = itertools.count(1)
         self._replies: dict[int, dict] = {}
@@ -286,11 +287,23 @@ class VirtualPi:
 
     # -- booting ----------------------------------------------------------------------------
 
-    def start(self, timeout: float = 900) -> None:
+    def start(self, timeout: float = 900, extra: tuple[str, ...] = (), wait: bool = True) -> None:
+        """Power on (again, after a ``stop`` or a ``cut_power``: the disk is the run's own and
+        keeps what the guest wrote); ``extra`` are more QEMU arguments (a second disk). With
+        ``wait`` False it returns as soon as QEMU runs, before the guest has booted."""
         started = time.monotonic()
-        overlay = self.workdir / "overlay.qcow2"
-        subprocess.run(["qemu-img", "create", "-q", "-f", "qcow2", "-b", str(self.image.disk), "-F", "raw", str(overlay)], check=True)
+        if not self.disk.exists():
+            # The run's own raw copy of the image (sparse: only what is written takes room).
+            # Raw, not a qcow2 overlay: a power cut kills QEMU mid-write, and a raw file has no
+            # metadata of QEMU's own that a kill could tear, so what the guest finds after a cut
+            # is what a disk would hold (see power.py).
+            subprocess.run(["cp", "--sparse=always", str(self.image.disk), str(self.disk)], check=True)
+        # A port of its own at each power on: the last QEMU's forwarded port may still be held
+        # by a connection it left in TIME_WAIT when the power was cut.
+        self.http_port = _free_port()
         agent_socket = self.workdir / "agent.sock"
+        agent_socket.unlink(missing_ok=True)
+        self.boot_id = None
         listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         listener.bind(str(agent_socket))
         listener.listen(1)
@@ -300,7 +313,9 @@ class VirtualPi:
             "-serial", f"file:{self.console}",
             "-kernel", str(self.image.kernel), "-initrd", str(self.image.initrd),
             "-append", "root=/dev/vda rw console=ttyS0 net.ifnames=0 systemd.show_status=error",
-            "-drive", f"file={overlay},if=virtio,format=qcow2,cache=unsafe",
+            # cache=writeback: the guest sees a disk with a volatile write cache and flushes it
+            # as it would an SD card's, and QEMU honours each flush (cache=unsafe would not).
+            "-drive", f"file={self.disk},if=virtio,format=raw,cache=writeback",
             "-netdev", f"user,id=net0,hostfwd=tcp:127.0.0.1:{self.http_port}-:80",
             "-device", "virtio-net-pci,netdev=net0",
             "-virtfs", f"local,path={self.share},mount_tag=host,security_model=none,id=host",
@@ -308,6 +323,7 @@ class VirtualPi:
             "-chardev", f"socket,id=rig,path={agent_socket}",
             "-device", "virtserialport,chardev=rig,name=rig",
             "-device", "virtio-rng-pci",
+            *extra,
         ]
         log(f"booting the virtual Pi (QEMU TCG, {GUEST_CPUS} CPUs, {GUEST_MEMORY} MiB; console: {self.console})")
         self._qemu = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=open(self.workdir / "qemu.log", "w"),
@@ -321,6 +337,8 @@ class VirtualPi:
             finally:
                 listener.close()
             threading.Thread(target=self._read_agent, daemon=True).start()
+            if not wait:
+                return
             self.wait_for_boot(None, timeout)
         except BaseException:
             self.kill()  # a boot that failed leaves no QEMU behind
@@ -351,6 +369,15 @@ class VirtualPi:
             log(f"the virtual Pi did not power off within {timeout} s: stopping QEMU")
             self.kill()
 
+    def cut_power(self) -> None:
+        """Pull the plug: QEMU is killed at once (SIGKILL), so what the guest had not yet
+        handed to its disk (its page cache, requests in flight) is lost as at a power cut."""
+        if self._qemu is not None and self._qemu.poll() is None:
+            self._qemu.kill()
+            self._qemu.wait()
+        if self._connection is not None:
+            self._connection.close()
+
     def kill(self) -> None:
         """End QEMU at once (SIGTERM, then SIGKILL after 30 s)."""
         if self._qemu is None or self._qemu.poll() is not None:
@@ -367,7 +394,10 @@ class VirtualPi:
     def _read_agent(self) -> None:
         buffered = b""
         while True:
-            chunk = self._connection.recv(65536)
+            try:
+                chunk = self._connection.recv(65536)
+            except OSError:  # closed by cut_power
+                chunk = b""
             if not chunk:
                 break
             buffered += chunk
