@@ -22,8 +22,8 @@ readonly VENV=/opt/$APP/venv
 readonly CONFIG=/etc/$APP/config.toml
 readonly STATE_DIR=/var/lib/$APP
 # Always needed: venv for the virtual environment, avahi-daemon so phones find <name>.local,
-# fonts-misaki for Japanese names on the OLED (an 8-pixel bitmap font with kana and kanji).
-readonly BASE_PACKAGES=(python3-venv avahi-daemon fonts-misaki)
+# fonts-unifont for the OLED's text (GNU Unifont's Japanese variant: 16-pixel bitmaps with kana and kanji).
+readonly BASE_PACKAGES=(python3-venv avahi-daemon fonts-unifont)
 # On a Pi: what the "pi" extra needs to build RPi.GPIO (C, published as source only) and lgpio
 # where no wheel fits (lgpio has wheels for Python 3.11 and 3.12 only: on Debian 13 "trixie",
 # Python 3.13, pip builds it, and its sources go through swig), and i2c-tools for `i2cdetect`.

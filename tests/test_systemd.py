@@ -267,7 +267,7 @@ def test_install_on_a_raspberry_pi(tmp_path):
     machine = Machine(tmp_path)
     result = machine.run("install.sh")
     calls = machine.calls()
-    packages = "python3-venv avahi-daemon fonts-misaki python3-dev build-essential swig i2c-tools liblgpio-dev"
+    packages = "python3-venv avahi-daemon fonts-unifont python3-dev build-essential swig i2c-tools liblgpio-dev"
     assert changing(calls) == [
         "apt-get update",
         f"apt-get install -y --no-install-recommends {packages}",
@@ -299,7 +299,7 @@ def test_install_on_a_pi_with_plain_debian_builds_lgpio_with_its_own_library(tmp
     machine.run("install.sh")
     calls = changing(machine.calls())
     assert calls[:2] == ["apt-get update", "apt-get install -y --no-install-recommends "
-                         "python3-venv avahi-daemon fonts-misaki python3-dev build-essential swig i2c-tools"]
+                         "python3-venv avahi-daemon fonts-unifont python3-dev build-essential swig i2c-tools"]
     assert f"pip install --quiet --disable-pip-version-check {PROJECT}[pi]" in calls
     assert machine.lgpio_build() == "1"
     machine.run("install.sh")
@@ -345,7 +345,7 @@ def test_install_off_a_pi_skips_the_gpio_build_packages_and_says_the_hardware_is
     machine = Machine(tmp_path, raspberry_pi=False, i2c_on=False)
     result = machine.run("install.sh")
     calls = machine.calls()
-    assert "apt-get install -y --no-install-recommends python3-venv avahi-daemon fonts-misaki" in calls
+    assert "apt-get install -y --no-install-recommends python3-venv avahi-daemon fonts-unifont" in calls
     assert f"pip install --quiet --disable-pip-version-check {PROJECT}" in calls  # no [pi] extra
     assert "emulated" in result.stdout
     assert "I2C is off" not in result.stdout  # no Pi, no I2C advice

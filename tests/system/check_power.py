@@ -128,14 +128,14 @@ def lost_moves(acknowledged: Acknowledged, actions: list) -> list[str]:
 
 @pytest.fixture(scope="module")
 def import_file(installed, tmp_path_factory) -> str:
-    """A records file of 150 plays the Pi does not have, in the share for the guest."""
+    """A records file of 60 plays the Pi does not have, in the share for the guest."""
     sys.path.insert(0, str(vm.PROJECT))
     from benchmarks.records import many_plays, play_seed_games
     from companion.records.backup import export_plays
 
     folder = tmp_path_factory.mktemp("plays")
     play_seed_games(folder)
-    document = many_plays(export_plays(folder), 150)
+    document = many_plays(export_plays(folder), 60)
     target = installed.pi.share / "out" / "plays-to-import.json"
     target.write_text(json.dumps(document))
     return "/mnt/host/out/plays-to-import.json"

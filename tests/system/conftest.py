@@ -61,7 +61,7 @@ def pi(request):
     with phase("power off"):
         machine.stop()
     if request.session.testsfailed or os.environ.get("TABLETOP_VM_KEEP"):
-        vm.log(f"kept the run's folder (console log, overlay disk, share): {workdir}")
+        vm.log(f"kept the run's folder (console log, disk, share): {workdir}")
     else:
         shutil.rmtree(workdir, ignore_errors=True)
 
