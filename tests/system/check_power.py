@@ -73,10 +73,12 @@ class Person:
         self.bot_to_move = threading.Event()
         """Set after each acknowledged move: the other (a bot) is to move."""
 
-    def play(self, stop: threading.Event, moves: int | None = None) -> None:
+    def play(self, stop: threading.Event, moves: int | None = None, patience: float = 600) -> None:
         made = 0
         pi, token = self.table.pi, self.table.seats[self.seat]
+        deadline = time.monotonic() + patience
         while not stop.is_set() and (moves is None or made < moves):
+            assert time.monotonic() < deadline, f"seat {self.seat + 1} was offered no move for {patience:.0f} s"
             try:
                 status, view = pi.http("GET", "/api/view", token=token, timeout=10)
                 if status != 200 or not view["actions"]:
@@ -92,6 +94,7 @@ class Person:
             if status == 200:
                 self.acknowledged.add(self.game, self.seat, action, self.log.stat().st_size if self.log else 0)
                 made += 1
+                deadline = time.monotonic() + patience
                 self.bot_to_move.set()
 
 
@@ -263,7 +266,8 @@ def test_every_flush_point_holds_every_acknowledged_move(installed, phases, tmp_
         "-blockdev", f"driver=file,filename={data},node-name=data-file",
         "-blockdev", f"driver=file,filename={write_log},node-name=data-log",
         "-blockdev", "driver=blklogwrites,node-name=data,file=data-file,log=data-log,log-sector-size=512",
-        "-device", "virtio-blk-pci,drive=data",
+        # A PCI slot after the root disk's, so that the root stays /dev/vda (the kernel's root=).
+        "-device", "virtio-blk-pci,drive=data,addr=0x10",
     ))
     acknowledged = Acknowledged()
     undos: list[tuple[int, int]] = []  # (log length when acknowledged, game)
