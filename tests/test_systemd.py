@@ -27,6 +27,9 @@ HARMLESS_TOOLS = ("bash", "cat", "chmod", "cmp", "cp", "dirname", "grep", "insta
 
 # The fakes. State lives in $FAKE_STATE; every call is appended to $FAKE_STATE/calls.
 FAKES = {
+    # install.sh writes everything to the card before "Done" (a plug pulled right after must
+    # not leave an empty unit file): the call is recorded, the host's disks are left alone.
+    "sync": "true",
     "dpkg-query": 'test -e "$FAKE_STATE/dpkg/${@: -1}" && printf installed || exit 1',
     # The archive offers every package but those named in $FAKE_STATE/not-offered (one a line).
     "apt-cache": 'if grep -qx "$2" "$FAKE_STATE/not-offered" 2>/dev/null; then echo "  Candidate: (none)"; else echo "  Candidate: 1.0"; fi',
@@ -125,8 +128,8 @@ class Machine:
 
 
 def changing(calls: list[str]) -> list[str]:
-    """The calls that change the system (queries left out)."""
-    queries = ("dpkg-query", "apt-cache", "getent", "systemctl is-", "hostname", "id ")
+    """The calls that change the system (queries, and the sync that only flushes, left out)."""
+    queries = ("dpkg-query", "apt-cache", "getent", "systemctl is-", "hostname", "id ", "sync")
     return [call for call in calls if not call.startswith(queries)]
 
 
@@ -283,6 +286,8 @@ def test_install_on_a_raspberry_pi(tmp_path):
         "systemctl start companion.service",
     ]
     assert machine.lgpio_build() == "0"  # linked to the system's liblgpio
+    # Everything is on the card before "Done", the unit and its start included.
+    assert [call.strip() for call in calls].index("sync") > calls.index("systemctl start companion.service")
     assert (machine.root / "etc/systemd/system/companion.service").read_bytes() == UNIT.read_bytes()
     assert (machine.root / "etc/tabletop-companion/config.toml").read_bytes() == (SYSTEMD / "config.toml").read_bytes()
     assert (machine.root / POLKIT_RULE).read_bytes() == (SYSTEMD / "polkit.rules").read_bytes()
