@@ -138,8 +138,8 @@ def _highlighted(text: str) -> str | None:
 
 
 def _home(text: str) -> bool:
-    """The home screen: the join code, no menu."""
-    return "Code" in text and _highlighted(text) is None
+    """The home screen: a QR code (the join address's, or the own Wi-Fi's in turn), no menu."""
+    return "[QR " in text and _highlighted(text) is None
 
 
 @pytest.fixture(scope="module")
