@@ -31,7 +31,7 @@ from ..games import Game
 from ..games import lion_square, meow_oracle
 from ..games.rng import Rng
 from ..games.swap5 import TRUMP_CARDS
-from .greedy import greedy_values, lion_square_margins, swap5_margin_after_reply
+from .greedy import best_action, greedy_values, lion_square_margins, swap5_margin_after_reply
 from .sampling import bare_view, sample_state
 
 MEOW_COMPLETIONS = 16
@@ -44,13 +44,7 @@ LION_OTHERS_WEIGHT = 1.5
 def ahead_action(game: Game, view: dict, rng: Rng) -> dict:
     """The choice among ``view["actions"]`` of the greedy player that thinks ahead (the seat's
     view with its actions, as :func:`companion.bots.choose` takes it)."""
-    actions = view["actions"]
-    if len(actions) == 1:
-        return actions[0]
-    worth = ahead_values(game, bare_view(view), actions, rng)
-    best = max(worth)
-    ties = [action for action, value in zip(actions, worth) if value == best]
-    return ties[rng.randbelow(len(ties))]
+    return best_action(view["actions"], lambda actions: ahead_values(game, bare_view(view), actions, rng), rng)
 
 
 def ahead_values(game: Game, view: dict, actions: list[dict], rng: Rng) -> list[float]:

@@ -40,10 +40,15 @@ WON = 1000.0
 def greedy_action(game: Game, view: dict, rng: Rng) -> dict:
     """The greedy player's choice among ``view["actions"]`` (the seat's view with its
     actions, as :func:`companion.bots.choose` takes it)."""
-    actions = view["actions"]
+    return best_action(view["actions"], lambda actions: greedy_values(game, bare_view(view), actions, rng), rng)
+
+
+def best_action(actions: list[dict], values, rng: Rng) -> dict:
+    """The action of highest value (``values(actions)``, asked only when there is a choice),
+    ties broken by ``rng``."""
     if len(actions) == 1:
         return actions[0]
-    worth = greedy_values(game, bare_view(view), actions, rng)
+    worth = values(actions)
     best = max(worth)
     ties = [action for action, value in zip(actions, worth) if value == best]
     return ties[rng.randbelow(len(ties))]
