@@ -1,6 +1,6 @@
 """Pull the plug: the companion loses no acknowledged move to a power cut.
 
-Two checks (power.py says what each models and why):
+Random cuts (power.py says what they model and why):
 
 * **Random cuts.** A person plays over the API, each move sent as soon as the last is
   acknowledged, against a bot; the virtual Pi loses its power at a random moment (QEMU
@@ -9,13 +9,9 @@ Two checks (power.py says what each models and why):
   host, before the boot), the Pi boots to READY, ``PRAGMA integrity_check`` is ok, every
   acknowledged move is in the database, and the game goes on. ``TABLETOP_POWER_CUTS=N`` adds
   N more cuts of every kind drawn at random (``tests/system/power-campaign`` runs 200).
-* **Every flush point.** The data directory is put on a disk of its own whose every write
-  and flush QEMU logs (``blklogwrites``) while a short game is played (a person's moves, a
-  bot's, an undo, a finished game and its rematch); the log is replayed to every flush, and
-  each image must pass e2fsck and ``integrity_check`` and hold every move and undo
-  acknowledged before that flush.
+* **Every flush point** is flush_points.py's (run by name: not in .ci/run, see there).
 
-Both leave the Pi as they found it: the service READY on its usual data directory.
+It leaves the Pi as it found it: the service READY on its usual data directory.
 """
 
 from __future__ import annotations
@@ -24,9 +20,7 @@ import http.client
 import json
 import os
 import random
-import subprocess
 import sys
-import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
@@ -42,7 +36,6 @@ STATE = "/var/lib/tabletop-companion"
 COMPANION = "/opt/tabletop-companion/venv/bin/companion"
 EXTRA_CUTS = int(os.environ.get("TABLETOP_POWER_CUTS", "0"))
 RANDOM = random.Random(os.environ.get("TABLETOP_POWER_SEED", "20261127"))
-DATA_LABEL = "companion-data"
 
 NETWORK_ERRORS = (OSError, http.client.HTTPException)
 """What a request meets when the power goes while it is under way: it was not acknowledged."""
@@ -249,110 +242,3 @@ def test_random_power_cuts_lose_no_acknowledged_move(installed, import_file, pha
     (pi.share / "out" / "power-cuts.json").write_text(json.dumps(summary, indent=1))
     vm.log(f"power cuts: {summary['cuts']} cuts, {summary['lost']} acknowledged moves lost, "
            f"{summary['integrity_failures']} integrity failures, {summary['ready']} boots to READY")
-
-
-def test_every_flush_point_holds_every_acknowledged_move(installed, phases, tmp_path):
-    pi = installed.pi
-    wait_ready(pi)
-    owner = pi.run(f"stat -c '%u:%g' {STATE}").out.strip()
-    pi.run(f"printf 'LABEL={DATA_LABEL}\\t{STATE}\\text4\\tdefaults,noatime\\t0\\t2\\n' >>/etc/fstab")
-    pi.stop()
-    data, base, write_log = pi.workdir / "data.raw", pi.workdir / "data-base.raw", pi.workdir / "data.log"
-    subprocess.run(["mke2fs", "-q", "-t", "ext4", "-b", "4096", "-L", DATA_LABEL, "-E", f"root_owner={owner}",
-                    str(data), "64M"], check=True)
-    subprocess.run(["cp", str(data), str(base)], check=True)
-    write_log.write_bytes(b"")
-    pi.start(extra=(
-        "-blockdev", f"driver=file,filename={data},node-name=data-file",
-        "-blockdev", f"driver=file,filename={write_log},node-name=data-log",
-        "-blockdev", "driver=blklogwrites,node-name=data,file=data-file,log=data-log,log-sector-size=512",
-        # A PCI slot after the root disk's, so that the root stays /dev/vda (the kernel's root=).
-        "-device", "virtio-blk-pci,drive=data,addr=0x10",
-    ))
-    acknowledged = Acknowledged()
-    undos: list[tuple[int, int]] = []  # (log length when acknowledged, game)
-    try:
-        assert pi.run(f"findmnt -n -o SOURCE {STATE}").out.strip().endswith("vdb"), "the data disk is not mounted"
-        with phases("flush points: the game played"):
-            wait_ready(pi)
-            table = Table(pi)
-            # A person against a bot: the person's moves, the bot's answers, an undo.
-            table.new_game("swap5", players=2, bots={1: "normal"})
-            person = Person(table, 0, 0, acknowledged, write_log)
-            person.play(threading.Event(), moves=4)
-            status, _ = pi.http("POST", "/api/undo", {}, token=table.host_token)
-            assert status == 200, "the host's undo was refused"
-            undos.append((write_log.stat().st_size, 0))
-            person.play(threading.Event(), moves=2)
-            # Two people to the end of a short game, then its rematch.
-            table.new_game("meow-oracle-scorer", players=2)
-            play_people(table, acknowledged, 1, write_log)
-            table.call("POST", "/api/rematch", {}, token=table.host_token)
-            play_people(table, acknowledged, 2, write_log, moves=3)
-            pi.run(f"systemctl stop {UNIT}")
-    finally:
-        pi.run(f"sed -i '/^LABEL={DATA_LABEL}/d' /etc/fstab", check=False)
-        pi.stop()
-    final = power.inspect(data)
-    assert final.fsck is None and final.integrity == "ok", f"the data disk after a clean stop: {final}"
-    games = sorted(final.games)
-    assert len(games) == 3, f"expected the 3 games played on the data disk, found {games}"
-    rows = _rows_by_seat(final.actions)
-    # Each acknowledged move's row, found in the final database: the k-th move a seat made
-    # in a game is that seat's k-th row there (no move of theirs was refused after a write).
-    expected = []
-    for log_length, _, game, seat, index in acknowledged.log_bytes:
-        key = rows[(games[game], seat)][index]
-        assert final.actions[key][1] == acknowledged.moves[game][seat][index]
-        expected.append((log_length, "move", key))
-    for log_length, game in undos:
-        undone = [key for key in final.actions if key[0] == games[game] and final.actions[key][2]]
-        assert undone, "the acknowledged undo left no move undone"
-        expected += [(log_length, "undo", key) for key in undone]
-    with phases("flush points: every one replayed and checked"):
-        marks, failures = 0, []
-        for marks, flush, image in power.images_at_flushes(base, write_log, tmp_path):
-            # Acknowledged before this flush was logged: the flush that made it durable came earlier.
-            due = [(kind, key) for log_length, kind, key in expected if log_length <= flush.at]
-            state = power.inspect(image)
-            problems = []
-            if state.fsck:
-                problems.append(state.fsck)
-            if due and state.integrity != "ok":
-                problems.append(f"integrity_check: {state.integrity}")
-            for kind, key in due:
-                row = state.actions.get(key)
-                if row is None or row[1] != final.actions[key][1]:
-                    problems.append(f"the acknowledged move {key} is missing")
-                elif kind == "undo" and not row[2]:
-                    problems.append(f"the acknowledged undo of {key} is missing")
-            if problems:
-                failures.append(f"flush {marks} (log byte {flush.at}): " + "; ".join(problems))
-    summary = {"flush_marks": marks, "failures": len(failures), "acknowledged": len(expected),
-               "log_bytes": write_log.stat().st_size}
-    (pi.share / "out" / "flush-points.json").write_text(json.dumps(summary, indent=1))
-    vm.log(f"flush points: {marks} replayed, {len(failures)} failed, {len(expected)} acknowledgements checked")
-    pi.start()
-    wait_ready(pi)
-    assert marks > 0, "the write log holds no flush: nothing was checked"
-    assert not failures, "\n".join(failures[:20])
-
-
-def play_people(table: Table, acknowledged: Acknowledged, game: int, write_log: Path, moves: int | None = None) -> None:
-    """The people seated play the first move offered, in turn, until none is offered (the
-    game is over) or ``moves`` were made."""
-    made = 0
-    while moves is None or made < moves:
-        seat, view = next(((s, v) for s, v in table.views().items() if v["actions"]), (None, None))
-        if seat is None:
-            return
-        table.call("POST", "/api/actions", {"action": view["actions"][0], "version": view["version"]}, token=table.seats[seat])
-        acknowledged.add(game, seat, view["actions"][0], write_log.stat().st_size)
-        made += 1
-
-
-def _rows_by_seat(actions: dict) -> dict[tuple[int, int], list[tuple[int, int]]]:
-    rows: dict[tuple[int, int], list[tuple[int, int]]] = {}
-    for (game, n), (seat, _, _) in sorted(actions.items()):
-        rows.setdefault((game, seat), []).append((game, n))
-    return rows

@@ -87,21 +87,24 @@ def read_log(path: Path) -> tuple[int, list[Entry]]:
     return sector_size, entries
 
 
-def images_at_flushes(base: Path, log_path: Path, work: Path) -> Iterator[tuple[int, Entry, Path]]:
-    """Replay the log onto a copy of ``base`` and yield ``(n, flush, image)`` at each flush:
-    ``image`` holds every write logged before the ``n``-th flush and none after it. The
-    image is the replay's working copy: read it (or copy it) before asking for the next."""
+def images_at_flushes(base: Path, log_path: Path, work: Path) -> Iterator[tuple[int, Entry, Path, bool]]:
+    """Replay the log onto a copy of ``base`` and yield ``(n, flush, image, changed)`` at each
+    flush: ``image`` holds every write logged before the ``n``-th flush and none after it;
+    ``changed`` says whether a write came since the last flush (else the image is the same).
+    The image is the replay's working copy: read it (or copy it) before asking for the next."""
     sector_size, entries = read_log(log_path)
     image = work / "replayed.raw"
     shutil.copyfile(base, image)
-    flushes = 0
+    flushes, changed = 0, True
     with open(log_path, "rb") as log, open(image, "r+b") as disk:
         for entry in entries:
             if entry.is_flush:
                 disk.flush()
                 flushes += 1
-                yield flushes, entry, image
+                yield flushes, entry, image, changed
+                changed = False
                 continue
+            changed = True
             size = entry.nr_sectors * sector_size
             if entry.flags & DISCARD:
                 data = bytes(size)  # what a discarded range reads as is not promised: zeros, the worst case for a reader
@@ -155,6 +158,9 @@ def inspect(image: Path, folder: str = "/") -> Inspection:
         db = sqlite3.connect(database)
         try:
             integrity = db.execute("PRAGMA integrity_check").fetchone()[0]
+            tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if not {"actions", "games"} <= tables:  # the schema not yet committed: nothing was acknowledged
+                return Inspection(fsck, integrity, {}, set())
             actions = {(game, n): (seat, action, undone is not None) for game, n, seat, action, undone
                        in db.execute("SELECT game_id, n, seat, action, undone_at FROM actions")}
             played = {row[0] for row in db.execute("SELECT id FROM games")}
