@@ -30,7 +30,7 @@ import pytest
 
 import power
 import vm
-from check_service import UNIT, Table, wait_ready
+from check_service import Table, wait_ready
 
 STATE = "/var/lib/tabletop-companion"
 COMPANION = "/opt/tabletop-companion/venv/bin/companion"

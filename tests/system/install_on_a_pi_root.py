@@ -24,7 +24,6 @@ import shutil
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import vm
 
