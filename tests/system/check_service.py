@@ -8,6 +8,7 @@ running for the next.
 
 from __future__ import annotations
 
+import functools
 import shlex
 
 import pytest
@@ -89,9 +90,16 @@ def remembered(view: dict) -> dict:
     return {key: view[key] for key in ("game", "game_version", "to_act", "public", "private", "actions", "log", "names")}
 
 
+@functools.cache
+def table_of(pi) -> Table:
+    """The Pi's one table, shared by every check of the run: the table gives its host's token
+    once, to whoever claims it first, so a check that comes after another plays as that host."""
+    return Table(pi)
+
+
 @pytest.fixture(scope="module")
 def table(installed):
-    return Table(installed.pi)
+    return table_of(installed.pi)
 
 
 def test_install_as_documented(installed, phases):

@@ -28,7 +28,7 @@ from pathlib import Path
 import power
 import vm
 from check_power import STATE, Acknowledged, Person
-from check_service import UNIT, Table, wait_ready
+from check_service import UNIT, Table, table_of, wait_ready
 
 DATA_LABEL = "companion-data"
 
@@ -57,7 +57,7 @@ def test_every_flush_point_holds_every_acknowledged_move(installed, phases, tmp_
         assert pi.run(f"findmnt -n -o SOURCE {STATE}").out.strip().endswith("vdb"), "the data disk is not mounted"
         with phases("flush points: the game played"):
             wait_ready(pi)
-            table = Table(pi)
+            table = table_of(pi)
             # A person against a bot: the person's moves, the bot's answers, an undo.
             table.new_game("swap5", players=2, bots={1: "normal"})
             person = Person(table, 0, 0, acknowledged, write_log)
