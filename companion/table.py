@@ -51,6 +51,7 @@ UNDO_REACH = 100
 __all__ = [
     "Conflict",
     "Forbidden",
+    "GameChange",
     "IllegalAction",
     "NotFound",
     "StorageError",
@@ -120,6 +121,35 @@ class _LogLine:
         return shown
 
 
+@dataclass(frozen=True)
+class GameChange:
+    """The game in play as one change of the table left it, told to the rooms that keep their
+    own rows in the same transaction (:meth:`Table.keep_alongside`; the turn clock)."""
+
+    game_id: int
+    players: int
+    waiting_for: tuple[int, ...]  # the seats whose input the game needs now (Game.waiting_for); () once over
+    taken: frozenset[int]  # the seats someone (a person or a bot) holds now
+    over: bool
+    action: int | None = None  # the number of the action this change applied, or None
+    undone: frozenset[int] = frozenset()  # the numbers of the actions this change took back
+
+
+Keeper = Callable[[Store, "GameChange | None"], "Callable[[], None] | None"]
+"""A room's writes in a change's transaction: called with the store and the game as the change
+left it (None: a change of the room's own, :meth:`Table.change_alongside`); it may return what
+to do once the change is committed (update its memory), which never runs when the save failed."""
+
+
+@dataclass
+class _Changing:
+    """What the body of one change tells its keepers (the game as the change leaves it), and
+    what they asked to do once it is committed."""
+
+    game: GameChange | None = None
+    after: list = field(default_factory=list)
+
+
 @dataclass
 class _Current:
     """The game being played (or just finished) and what is derived from it."""
@@ -173,6 +203,7 @@ class Table:
         self.data_dir = Path(data_dir)  # the play records (companion/records) read the same database
         self._store = Store(data_dir)
         self._troubles: dict[int, dict] = {}  # seat -> why its player (a bot) cannot move now, in both languages
+        self._keepers: list[Keeper] = []
         self._restore()
 
     # ================================================================ reading
@@ -325,7 +356,7 @@ class Table:
         fingerprints = _fingerprints(game, state)
         with self._lock:
             host_token, host_hash = self._new_host_token() if claim_host else (None, None)
-            with self._change():
+            with self._change() as changing:
                 if host_hash:
                     self._store.set_meta("host_token_hash", host_hash)
                 if self._current and not self._current.game.is_over(self._current.state):
@@ -341,6 +372,7 @@ class Table:
                     if seat_number < players:
                         self._store.add_occupant(record_id, seat_number, seat.name, seat.bot)
                 self._store.set_meta("current_game", record_id)
+                changing.game = _game_change(record_id, game, state, {s for s in self._seats if s < players})
             self._seats = {s: seat for s, seat in self._seats.items() if s < players}
             self._troubles.clear()  # a new game: every player starts afresh
             if host_hash:
@@ -421,10 +453,11 @@ class Table:
                         raise Conflict(f"{taken.name} is already at the table (seat {other + 1}): please choose another name",
                                        f"{taken.name}さんはもう{other + 1}番の席に着いています。別の名前にしてください")
             token = _new_token()
-            with self._change():
+            with self._change() as changing:
                 self._store.add_seat(seat, name, hash_token(token), bot)
                 if not self._current.game.is_over(self._current.state):  # the play keeps everyone who played a seat
                     self._store.add_occupant(self._current.record.id, seat, name, bot)
+                changing.game = self._change_of(self._current, taken=set(self._seats) | {seat})
             self._seats[seat] = _Seat(name, hash_token(token), bot)
         self._notify()
         return token
@@ -436,8 +469,9 @@ class Table:
             self._require_seat_number(seat)
             if seat not in self._seats:
                 raise Conflict(f"seat {seat + 1} is already free", f"{seat + 1}番の席はもう空いています")
-            with self._change():
+            with self._change() as changing:
                 self._store.remove_seat(seat)
+                changing.game = self._change_of(self._current, taken=set(self._seats) - {seat})
             del self._seats[seat]
             self._troubles.pop(seat, None)
         self._notify()
@@ -447,8 +481,10 @@ class Table:
         with self._lock:
             if not self._seats:
                 raise Conflict("every seat is already free", "席はもう全部空いています")
-            with self._change():
+            with self._change() as changing:
                 self._store.remove_seats_from(0)
+                if self._current:
+                    changing.game = self._change_of(self._current, taken=set())
             self._seats = {}
             self._troubles.clear()
         self._notify()
@@ -481,7 +517,7 @@ class Table:
             fingerprints = _fingerprints(current.game, new_state)
             n = self._store.last_action_number(current.record.id) + 1
             written = [entry for entry in new_state["log"] if entry["v"] == new_state["version"]]
-            with self._change():
+            with self._change() as changing:
                 self._store.add_action(current.record.id, n, seat, action)
                 seqs = self._store.add_log_entries(current.record.id, n, written)
                 applied = current.applied + 1
@@ -490,6 +526,7 @@ class Table:
                 if current.game.is_over(new_state):
                     self._store.end_game(current.record.id, current.game.result(new_state), abandoned=False)
                     self._record_seating(current, new_state)
+                changing.game = _game_change(current.record.id, current.game, new_state, set(self._seats), action=n)
             current.state, current.applied = new_state, applied
             current.log += [_LogLine(seq, n, entry) for seq, entry in zip(seqs, written)]
             self._note_changes(current, fingerprints)
@@ -528,7 +565,7 @@ class Table:
             kept = current.applied - len(taken)
             state, applied = self._replay(current.record, current.game, upto=kept)
             fingerprints = _fingerprints(current.game, state)
-            with self._change():
+            with self._change() as changing:
                 if was_over and self._store.shown_after_end(current.record.id):  # checked where the records write it
                     raise Conflict(
                         "this game is over and its replay or moves have been opened, so every hand may have been "
@@ -540,6 +577,8 @@ class Table:
                 self._store.drop_snapshots_after(current.record.id, kept)
                 if was_over:
                     self._store.reopen_game(current.record.id)
+                changing.game = _game_change(current.record.id, current.game, state, set(self._seats),
+                                             undone=frozenset(numbers))
             current.state, current.applied = state, applied
             for line in current.log:
                 if line.action in numbers:
@@ -589,6 +628,38 @@ class Table:
                 self._troubles[seat] = dict(trouble)
         self._notify()
 
+    # ================================================================ rooms alongside
+
+    def keep_alongside(self, keeper: Keeper) -> None:
+        """Call ``keeper`` in the transaction of every change of the game in play (a start, a
+        move, an undo, a seat taken or freed), after the table's own writes, so that what it
+        writes is saved with the change or not at all (the turn clock keeps each turn's time
+        so, like a move). It runs under the table's lock: it must not wait for anything."""
+        with self._lock:
+            self._keepers.append(keeper)
+
+    def change_alongside(self, write: Keeper) -> None:
+        """A change of a room of its own (the turn clock paused) made as a change of the table:
+        ``write(store, None)`` in one transaction with a new version, and every screen hears of
+        it as of any change. Raises StorageError, changing nothing, when it cannot be saved."""
+        with self._lock:
+            with self._change() as changing:
+                changing.after.append(write(self._store, None))
+        self._notify()
+
+    def game_change(self) -> GameChange | None:
+        """The game in play now, as a change would tell it (no action), or None with no game."""
+        with self._lock:
+            return self._change_of(self._current, set(self._seats)) if self._current else None
+
+    def read_alongside(self, read: Callable[[Store], object]) -> object:
+        """What ``read(store)`` answers, under the table's lock (a room reading its own rows)."""
+        with self._lock:
+            return read(self._store)
+
+    def _change_of(self, current: _Current, taken: set[int]) -> GameChange:
+        return _game_change(current.record.id, current.game, current.state, taken)
+
     # ================================================================ events
 
     def wait(self, after_version: int, timeout: float) -> int:
@@ -627,9 +698,12 @@ class Table:
         saved) and the listeners hear it, as pages and the panel redraw on a new version.
         The next change saved goes on from there, so the saved version still only grows."""
         had_problem = self._store.problem
+        changing = _Changing()
         try:
             with self._store.transaction():
-                yield
+                yield changing
+                if changing.game is not None:
+                    changing.after += [keeper(self._store, changing.game) for keeper in self._keepers]
                 self._store.set_meta("version", self._version + 1)
         except StorageError:
             if self._store.problem != had_problem:
@@ -637,6 +711,9 @@ class Table:
                 self._notify()  # under the lock: listeners only note the version (see subscribe)
             raise
         self._version += 1
+        for after in changing.after:
+            if after is not None:
+                after()
 
     def _notify(self) -> None:
         with self._changed:
@@ -773,6 +850,12 @@ class Table:
             "abandoned": record.abandoned,
             "result": record.result,
         }
+
+
+def _game_change(game_id: int, game: Game, state: dict, taken: set[int], action: int | None = None,
+                 undone: frozenset[int] = frozenset()) -> GameChange:
+    return GameChange(game_id, state["players"], tuple(game.waiting_for(state)), frozenset(taken), game.is_over(state),
+                      action, undone)
 
 
 def _describe(game: Game) -> dict:
