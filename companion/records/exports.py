@@ -11,9 +11,11 @@ from urllib.parse import quote
 from .plays import player_key
 
 CSV_COLUMNS = ("play_id", "date", "game", "duration_min", "player", "seat", "start_player", "score", "rank", "winner", "bot",
-               "occupants")
+               "occupants", "turns", "turn_seconds", "longest_turn_seconds")
 """One row per seat: ``player`` is the one the statistics count; ``occupants`` everyone who
-played the seat, in order ("Aki > Dai"; empty for plays from before they were kept)."""
+played the seat, in order ("Aki > Dai"; empty for plays from before they were kept); the
+seat's turns in force, their seconds in all and the longest's (the turn clock; empty for
+plays from before turns were kept)."""
 
 BGSTATS_URL = "https://app.bgstatsapp.com/createPlay.html?data="
 """BG Stats' documented import address: the play follows as URL-encoded JSON."""
@@ -70,8 +72,15 @@ def plays_csv(plays: list[dict], zone: tzinfo | None = None) -> str:
                 _flag(player["start_player"]), "" if player["score"] is None else player["score"],
                 "" if player["rank"] is None else player["rank"], _flag(player["winner"]), _flag(player["bot"]),
                 _cell(" > ".join(player_name(occupant) for occupant in player.get("occupants", []))),
+                *_turn_cells(player.get("turn_time")),
             ])
     return out.getvalue()
+
+
+def _turn_cells(turn_time: dict | None) -> list:
+    if turn_time is None:
+        return ["", "", ""]
+    return [turn_time["turns"], turn_time["seconds"], turn_time["longest"]]
 
 
 def bgstats_payload(play: dict, zone: tzinfo | None = None, bot_names: dict[str, str] | None = None) -> dict:
