@@ -178,7 +178,8 @@ def test_a_question_longer_than_its_rows_turns_its_pages_and_the_panel_wakes_for
     import queue
 
     from hardware.display import Display
-    from hardware.panel import QUESTION_PAGE_SECONDS, ConfirmPage, Panel
+    from hardware.pages import QUESTION_PAGE_SECONDS, ConfirmPage
+    from hardware.panel import Panel
     from hardware.screens import text_lines
 
     panel = Panel(table, Display(None), None, queue.Queue(), public_url="http://192.168.1.20:8000/", language="ja")

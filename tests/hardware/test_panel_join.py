@@ -14,7 +14,8 @@ from panel_helpers import URL, presses, selected, short_press, status_of, status
 from companion import games
 from companion.network import AP_ADDRESS, Mode, NetworkState, NetworkStatus, wifi_qr_payload
 from hardware.display import Display
-from hardware.panel import HomePage, Panel
+from hardware.pages import HomePage, join_screen
+from hardware.panel import Panel
 
 ON_AIR = NetworkState(Mode.ACCESS_POINT, "Games Night", "secret-word-1", AP_ADDRESS)
 
@@ -64,14 +65,14 @@ def test_on_its_own_wifi_the_join_page_takes_turns_with_the_wifi_code_and_up_dow
     home.key(panel, "back")  # one press from the status screen
     join = panel._pages[-1]
     wifi, link = wifi_qr_payload("Games Night", "secret-word-1"), f"HTTP://{AP_ADDRESS}/J/{table.join_code}"
-    turns = [panel.join_screen(now=seconds) for seconds in (0, 8, 16, 24)]
+    turns = [join_screen(panel, now=seconds) for seconds in (0, 8, 16, 24)]
     assert [screen.qr for screen in turns] == [wifi, None, link, wifi]
     assert turns[1].lines == ("Games Night", "Password:", "secret-word-1")
-    assert panel._showing_join_steps()  # the panel wakes to switch them
+    assert join.changes_in(panel) is not None  # the panel wakes to switch them
     assert join.screen(panel).qr == wifi  # the first step first
     assert 0 < panel._timeout() <= 8
     join.key(panel, "down")
-    assert join.screen(panel).lines == turns[1].lines and not panel._showing_join_steps()
+    assert join.screen(panel).lines == turns[1].lines and join.changes_in(panel) is None
     join.key(panel, "down")
     assert join.screen(panel).qr == link
     join.key(panel, "up")
