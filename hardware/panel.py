@@ -263,7 +263,7 @@ class Panel:
         self._first_frame.set()
         while True:
             try:
-                event = self._events.get(timeout=self._timeout())
+                event = self._events.get(timeout=self.wakes_in)
             except queue.Empty:
                 event = None
             syncs = []
@@ -290,8 +290,10 @@ class Panel:
                 sync.done.set()
         self._show_stopped()
 
-    def _timeout(self) -> float | None:
-        """How long the thread may sleep: forever, unless a frame, a repeat or a retry is due."""
+    @property
+    def wakes_in(self) -> float | None:
+        """How long the thread may sleep now (None: until an event comes): forever, unless a
+        frame, a repeat, a retry or a page's own change (:meth:`Page.changes_in`) is due."""
         now = time.monotonic()
         waits = []
         if self._shown is not None and self._dirty:

@@ -98,7 +98,7 @@ def test_no_word_is_written_inline():
 
 def test_the_check_finds_an_inline_pair(tmp_path, monkeypatch):
     """The check above fails on the very pattern it replaces."""
-    (tmp_path / "panel.py").write_text('def f(self):\n    return self._t("Undo", "一手戻す")\n', encoding="utf-8")
+    (tmp_path / "panel.py").write_text('def f(pair):\n    return pair("Undo", "一手戻す")\n', encoding="utf-8")
     (tmp_path / "pages.py").write_text('def g(language):\n    return "Yes" if language == "en" else "Hai"\n',
                                        encoding="utf-8")
     for name in PANEL_MODULES[2:]:
