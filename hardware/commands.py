@@ -11,19 +11,15 @@ own words and changes nothing.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from companion.bots import LEVELS as BOT_LEVELS
 from companion.games import render_text
 from companion.table import StorageError, TableError
 
 from .actions import PanelAction
-from .pages import ConfirmPage, InfoPage, access_point, base_url
+from .pages import ConfirmPage, InfoPage, Panel, access_point, base_url
 from .screens import seat_names
 from .words import counted, word
-
-if TYPE_CHECKING:  # the panel hands itself to its commands; it is never imported from here
-    from .panel import Panel
 
 
 def refusal(panel: Panel, error: Exception) -> str:

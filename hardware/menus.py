@@ -15,19 +15,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from companion.bots import LEVELS as BOT_LEVELS
 from companion.bots import supported as has_bots
 
 from . import commands
 from .actions import OFFERED, offered_actions
-from .pages import JoinPage, MenuItem, MenuPage
+from .pages import JoinPage, MenuItem, MenuPage, Panel
 from .screens import choice_word, seat_names
 from .words import word
-
-if TYPE_CHECKING:  # the panel hands itself to its menus; it is never imported from here
-    from .panel import Panel
 
 
 def always(panel: Panel) -> bool:

@@ -18,18 +18,20 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from companion.bots import supported as has_bots
-from companion.network import wifi_qr_payload
+from companion.network import NetworkStatus, wifi_qr_payload
+from companion.table import Table
 
 from .actions import PLAYS_EVERY_STEP
+from .buttons import ButtonsProblem
 from .fonts import text_width, wrap
 from .screens import PAGE_BAR, ROW, Screen, qr_text_room, status_body_rows, status_headline_rows, status_screen
 from .words import word
 
-if TYPE_CHECKING:  # the panel hands itself to its pages; it is never imported from here
-    from .panel import Panel
+if TYPE_CHECKING:  # the bots' machinery is only named here
+    from companion.bots.seats import BotSeats
 
 JOIN_STEP_SECONDS = 8.0
 """While the companion's own Wi-Fi is up, the idle screen shows its QR code, its name and
@@ -42,6 +44,33 @@ long each: time enough to read three rows."""
 JOIN_TURNS = ("wifi-qr", "wifi-words", "join")
 """The join screen's turns while the companion's own Wi-Fi is up, in the order a newcomer
 needs them."""
+
+
+class Panel(Protocol):
+    """The panel as its pages, menus and commands see it (``hardware.panel.Panel`` is one):
+    what it shows from, and its stack of pages. They are handed the panel they run on and
+    never import it, so the panel's module stands above them all."""
+
+    table: Table
+    bots: BotSeats | None
+    network: NetworkStatus | None
+    public: dict  # table.public() as last read
+    language: str
+    width: int
+    height: int
+    public_url: str
+    lan_address: str
+    buttons_problem: ButtonsProblem | None
+
+    def push(self, page: Page) -> None: ...
+
+    def pop(self) -> None: ...
+
+    def home(self) -> None: ...
+
+    def replace(self, page: Page) -> None: ...
+
+    def open_menu(self) -> None: ...
 
 
 class Page:
