@@ -6,9 +6,9 @@ table. For a card game the legal moves would show a hand (Lion Square's "pass li
 so card games get no action buttons here — phones play them — only undo and the menu.
 
 Each offered type has a label template in the word list (``action.<type>`` in
-``hardware/words.py``) filled from the action's fields (``{name}``: the acting seat's name). ``personal`` types belong to one seat (Pig House: "Taro: pig lost"),
-so each seat's copy is listed; the others are table-wide steps anyone may take and are
-listed once. ``confirm`` types ask first on the panel, "No" highlighted, exactly those the
+``hardware/words.py``) filled from the action's fields (``{name}``: the acting seat's name).
+``personal`` types belong to one seat (Pig House: "Taro: pig lost"), so each seat's copy is
+listed; the others are table-wide steps anyone may take and are listed once. ``confirm`` types ask first on the panel, "No" highlighted, exactly those the
 phones ask to confirm (web/static/games/*.js ``confirm``): what only the host's undo could
 take back. ``ends_step`` types close a step in which others may still act (the end of an
 attack while losses are being entered): they are listed after everything else, so the

@@ -110,7 +110,8 @@ def bot_items(panel: Panel) -> list[MenuItem]:
                                   lambda number=number: panel.push(bot_levels(panel, number))))
         elif number in levels:
             items.append(MenuItem(word("remove_bot_item", panel.language, number=number + 1),
-                                  lambda number=number, level=levels[number]: commands.ask_remove_bot(panel, number, level)))
+                                  lambda number=number, level=levels[number]:
+                                  commands.ask_remove_bot(panel, number, level)))
     return items
 
 
@@ -173,16 +174,20 @@ def home_menu(panel: Panel) -> MenuPage:
 
 def game_list(panel: Panel) -> MenuPage:
     """Start a game: the offered games, then :func:`player_count`."""
-    return MenuPage(word("choose_game", panel.language),
-                    lambda: [MenuItem(game["title"][panel.language], lambda game=game: panel.push(player_count(panel, game)))
-                             for game in panel.public["offered_games"]])
+    def items() -> list[MenuItem]:
+        return [MenuItem(game["title"][panel.language], lambda game=game: panel.push(player_count(panel, game)))
+                for game in panel.public["offered_games"]]
+
+    return MenuPage(word("choose_game", panel.language), items)
 
 
 def player_count(panel: Panel, game: dict) -> MenuPage:
-    return MenuPage(game["title"][panel.language],
-                    lambda: [MenuItem(word("players", panel.language, count=count),
-                                      lambda count=count: choose_options(panel, game, count, {}))
-                             for count in game["player_counts"]])
+    def items() -> list[MenuItem]:
+        return [MenuItem(word("players", panel.language, count=count),
+                         lambda count=count: choose_options(panel, game, count, {}))
+                for count in game["player_counts"]]
+
+    return MenuPage(game["title"][panel.language], items)
 
 
 def choose_options(panel: Panel, game: dict, players: int, chosen: dict) -> None:
@@ -190,15 +195,15 @@ def choose_options(panel: Panel, game: dict, players: int, chosen: dict) -> None
     then confirm."""
     for option in game["options"]:
         if option["name"] not in chosen and option.get("choices"):
-            def pick(value, option=option):
-                choose_options(panel, game, players, chosen | {option["name"]: value})
-
             choices = list(option["choices"])
-            panel.push(MenuPage(option["label"][panel.language],
-                                lambda choices=choices, pick=pick: [MenuItem(choice_word(value, panel.language),
-                                                                             lambda value=value: pick(value))
-                                                                    for value in choices],
-                                selected=choices.index(option["default"]) if option["default"] in choices else 0))
+
+            def items(name=option["name"], choices=choices) -> list[MenuItem]:
+                return [MenuItem(choice_word(value, panel.language),
+                                 lambda value=value: choose_options(panel, game, players, chosen | {name: value}))
+                        for value in choices]
+
+            default = choices.index(option["default"]) if option["default"] in choices else 0
+            panel.push(MenuPage(option["label"][panel.language], items, selected=default))
             return
     commands.ask_start(panel, game, players, chosen)
 
@@ -207,7 +212,9 @@ def bot_levels(panel: Panel, seat: int, home: bool = False) -> MenuPage:
     """How strong the bot for ``seat`` plays; "normal" highlighted first. Seating needs
     no "Yes": removing the bot undoes it, and its moves can be taken back. Then back to the
     bots (the next seat may want one too), or ``home`` (the seat the game waited for)."""
-    return MenuPage(word("bot_for_seat", panel.language, number=seat + 1),
-                    lambda: [MenuItem(words[panel.language], lambda level=level: commands.seat_bot(panel, seat, level, home))
-                             for level, words in BOT_LEVELS.items()],
+    def items() -> list[MenuItem]:
+        return [MenuItem(words[panel.language], lambda level=level: commands.seat_bot(panel, seat, level, home))
+                for level, words in BOT_LEVELS.items()]
+
+    return MenuPage(word("bot_for_seat", panel.language, number=seat + 1), items,
                     selected=list(BOT_LEVELS).index("normal"))
