@@ -27,9 +27,9 @@ class Counter:
             self.pressed.append(name)
 
     def to(self, label: str):
-        items = [item.label for item in self.panel._pages[-1].items()]  # the whole list, shown or not
+        items = [item.label for item in self.panel.page.items()]  # the whole list, shown or not
         target = next(index for index, item in enumerate(items) if item.startswith(label))
-        here = self.panel._pages[-1].selected
+        here = self.panel.page.selected
         down, up = (target - here) % len(items), (here - target) % len(items)
         self.press(*(["down"] * down if down <= up else ["up"] * up), "ok")
 
@@ -161,7 +161,7 @@ def test_seat_and_remove_bots(make_panel, table, bots):
     table.start_game("meow-oracle", 3, seed=3)
     table.join(1, "Aki")
     panel = make_panel(bots=bots)
-    assert panel._shown.headline.startswith("Seat 1 is empty")
+    assert panel.screen.headline.startswith("Seat 1 is empty")
     counter = Counter(panel)
     counter.press("ok", "ok", "ok")  # its bot is the game menu's first item; "Normal" highlighted
     assert bots.levels() == {0: "normal"} and status_of(panel) is not None
