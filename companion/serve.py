@@ -82,11 +82,12 @@ def host_names(listen_host: str, url: str) -> set[str]:
 
 
 def build_panel(table: Table, config: Config, url: str, address: str, network: NetworkStatus | None = None,
-                bots: BotSeats | None = None):
+                bots: BotSeats | None = None, turn_clock: TurnClock | None = None):
     """The OLED panel and its buttons (emulated away from a Pi), not started yet."""
     from hardware import create_panel  # the core never imports the hardware at module level
 
-    return create_panel(config, table, public_url=url, lan_address=address, network=network, bots=bots)
+    return create_panel(config, table, public_url=url, lan_address=address, network=network, bots=bots,
+                        turn_clock=turn_clock)
 
 
 def lan_address() -> str:
@@ -359,7 +360,7 @@ def serve(config: Config) -> int:
         # and Wi-Fi QR code) from this one object, which the supervisor keeps up to date.
         network_status = NetworkStatus(config.port)
         bots = BotSeats(table, config.data_dir, config.bots)  # its worker process starts with the first move or hint
-        panel = build_panel(table, config, url, address, network_status, bots)  # the panel seats bots too
+        panel = build_panel(table, config, url, address, network_status, bots, turn_clock)  # the panel seats bots too
         app = build_app(table, config, url, panel, network_status, bots, turn_clock)
         supervisor = network.start_supervisor(config, network_status)
         server = Server(app, config.host, config.port)

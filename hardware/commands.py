@@ -104,7 +104,7 @@ def ask_undo(panel: Panel) -> None:
         question = word("undo_move", language, last=last)
     else:
         question = word("undo_action", language)
-    panel.push(ConfirmPage(word("undo", language), question, lambda: undo_last(panel), default=False))
+    panel.push(ConfirmPage(word("undo", language), question, lambda: undo_last(panel), default=False, holds_clock=True))
 
 
 def undone_move(panel: Panel, undo: dict) -> str:

@@ -38,6 +38,8 @@ WORDS = {
     "bot_strong": {"en": "Bot {number} (strong)", "ja": "ボット{number}(つよい)"},
     "list_separator": {"en": ", ", "ja": "、"},
     "your_turn": {"en": "{name}'s turn", "ja": "{name}の番"},
+    "clock_paused": {"en": "Paused (up)", "ja": "時計停止中(上)"},
+    "clock_over_target": {"en": "over the target", "ja": "目安超え"},
     "round_over": {"en": "Round over", "ja": "ラウンド終了"},
     "round_over_next": {"en": "Next: the next round", "ja": "次: 次のラウンドへ"},
     "nobody_awaited": {"en": "Nobody to act", "ja": "待ちなし"},
