@@ -448,5 +448,14 @@ export function buzz() {
   chime();
 }
 
+/** Seconds as people read a clock (the turn clock, the replay's turn times): 0:42, 12:05, 1:02:09. */
+export function clockWords(seconds) {
+  const whole = Math.floor(seconds);
+  const hours = Math.floor(whole / 3600);
+  const minutes = Math.floor((whole % 3600) / 60);
+  const rest = String(whole % 60).padStart(2, "0");
+  return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${rest}` : `${minutes}:${rest}`;
+}
+
 /** Data the server put in the page (seat, join URL, ...). */
 export const pageData = page;

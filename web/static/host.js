@@ -39,9 +39,9 @@ async function holdTheClock(open) {
 }
 
 document.getElementById("undo").addEventListener("click", async () => {
-  const question = undoQuestion();
-  await holdTheClock(true);
-  const yes = window.confirm(question);
+  const holding = holdTheClock(true); // sent at once: the question does not wait for its answer
+  const yes = window.confirm(undoQuestion());
+  await holding; // let go only after holding (an instant answer must not overtake it)
   await holdTheClock(false);
   if (yes) post("/api/undo", {}, t("host.undone"));
 });

@@ -9,7 +9,7 @@
 //
 // Nothing on the page is fixed or sticky: on a small phone a pinned bar covers the hand.
 
-import { api, buzz, el, fill, follow, lang, pageData, pick, renderText, say, seatName, setTurnAlert, showProblem, softTone, t, turnAlertOn, ApiError } from "./app.js";
+import { api, buzz, clockWords, el, fill, follow, lang, pageData, pick, renderText, say, seatName, setTurnAlert, showProblem, softTone, t, turnAlertOn, ApiError } from "./app.js";
 import { Picker } from "./picker.js";
 import { rendererFor } from "./renderer.js";
 import generic, { plain } from "./games/generic.js";
@@ -390,15 +390,6 @@ function clockSeconds(timed, which) {
   const base = timed[which];
   if (base == null) return null;
   return base + (timed.running ? (performance.now() - clockRead) / 1000 : 0);
-}
-
-/** Seconds as people read a clock: 0:42, 12:05, 1:02:09. */
-function clockWords(seconds) {
-  const whole = Math.floor(seconds);
-  const hours = Math.floor(whole / 3600);
-  const minutes = Math.floor((whole % 3600) / 60);
-  const rest = String(whole % 60).padStart(2, "0");
-  return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${rest}` : `${minutes}:${rest}`;
 }
 
 function clockText(timed, which) {
