@@ -6,9 +6,7 @@ moves; the phones count on with their own between two views."""
 
 from __future__ import annotations
 
-import threading
 import warnings
-from dataclasses import dataclass
 
 import pytest
 
@@ -21,9 +19,6 @@ if _missing:
 
 from playwright.sync_api import expect  # noqa: E402
 
-from companion.serve import Server  # noqa: E402
-from companion.table import Table  # noqa: E402
-from web import create_app  # noqa: E402
 
 SMALL = {"viewport": {"width": 360, "height": 640}}
 
@@ -32,12 +27,6 @@ window.__tones = [];
 const realStart = OscillatorNode.prototype.start;
 OscillatorNode.prototype.start = function (...args) { window.__tones.push(this.frequency.value); return realStart.apply(this, args); };
 """
-
-
-@dataclass
-class Served:
-    url: str
-    table: Table
 
 
 HOLD_VIEWS = """
@@ -70,20 +59,9 @@ def time():
 
 
 @pytest.fixture
-def timed(tmp_path, browser, time):
-    """The server (as the ``live`` fixture) with the turn clock on the fake ``time``."""
-    table = Table(tmp_path / "data")
-    app = create_app(table, keepalive_seconds=5.0, stream_seconds=120.0, clock=time)
-    server = Server(app, "127.0.0.1", 0)
-    thread = threading.Thread(target=server.serve_forever, name="test-server", daemon=True)
-    thread.start()
-    try:
-        yield Served(f"http://127.0.0.1:{server.port}", table)
-    finally:
-        server.stop()
-        server.wait_stopped(10)
-        thread.join(10)
-        table.close()
+def server_clock(time):
+    """The ``live`` server's turn clock runs on the fake ``time``."""
+    return time
 
 
 def two_phones(live, new_phone):
@@ -101,8 +79,8 @@ def two_phones(live, new_phone):
     return *phones, live.table.view(None)["waiting_for"][0]
 
 
-def test_every_phone_shows_the_turn_being_timed(timed, new_phone):
-    aki, ben, waited = two_phones(timed, new_phone)
+def test_every_phone_shows_the_turn_being_timed(live, new_phone):
+    aki, ben, waited = two_phones(live, new_phone)
     name = ["Aki", "Ben"][waited]
     for page in (aki, ben):
         face = page.get_by_test_id("clock-face")
@@ -112,23 +90,23 @@ def test_every_phone_shows_the_turn_being_timed(timed, new_phone):
         assert box["y"] + box["height"] <= 640, "one tap away, on the first screen"
 
 
-def test_two_phones_pause_at_once_and_resume_at_once(timed, new_phone):
-    aki, ben, _ = two_phones(timed, new_phone)
+def test_two_phones_pause_at_once_and_resume_at_once(live, new_phone):
+    aki, ben, _ = two_phones(live, new_phone)
     for action, button, shown in (("pause", "⏸ Pause the clock", "▶ Resume the clock"),
                                   ("resume", "▶ Resume the clock", "⏸ Pause the clock")):
         for page in (aki, ben):
             expect(page.get_by_test_id("clock-toggle")).to_have_text(button)
             page.evaluate("window.__holdViews = true")
-        version = timed.table.version
+        version = live.table.version
         with aki.expect_response("**/api/clock") as aki_tapped, ben.expect_response("**/api/clock") as ben_tapped:
             aki.get_by_test_id("clock-toggle").click()
             ben.get_by_test_id("clock-toggle").click()
         assert aki_tapped.value.ok and ben_tapped.value.ok
         for page in (aki, ben):
             page.evaluate("window.__release()")
-        assert timed.table.version == version + 1, "the second tap at the same moment changes nothing more"
+        assert live.table.version == version + 1, "the second tap at the same moment changes nothing more"
         for page in (aki, ben):
-            shows_current(page, timed.table)
+            shows_current(page, live.table)
             expect(page.get_by_test_id("clock-toggle")).to_have_text(shown)
             expect(page.get_by_test_id("turn-clock")).to_have_attribute("data-why", "paused" if action == "pause" else "running")
         if action == "pause":
@@ -141,13 +119,13 @@ def test_two_phones_pause_at_once_and_resume_at_once(timed, new_phone):
     expect(aki.get_by_test_id("clock-toggle")).to_have_text("⏸ Pause the clock")
 
 
-def test_past_the_target_the_turn_is_marked_and_sounds_softly_where_sound_was_chosen(timed, new_phone, time):
-    aki, ben, waited = two_phones(timed, new_phone)
+def test_past_the_target_the_turn_is_marked_and_sounds_softly_where_sound_was_chosen(live, new_phone, time):
+    aki, ben, waited = two_phones(live, new_phone)
     aki.get_by_test_id("turn-alert").click()  # Aki's phone chose sound (its chime plays once: 880, 1175)
     time.now += 29
     aki.get_by_test_id("clock-target").select_option("30")
     for page in (aki, ben):
-        shows_current(page, timed.table)
+        shows_current(page, live.table)
         expect(page.get_by_test_id("clock-target")).to_have_value("30")
         # A second later on the phone's own count: past the 30 s target.
         face = page.get_by_test_id("clock-face")
@@ -157,4 +135,4 @@ def test_past_the_target_the_turn_is_marked_and_sounds_softly_where_sound_was_ch
     aki.wait_for_function("window.__tones.includes(440)")
     assert aki.evaluate("window.__tones.filter((f) => f === 440).length") == 1, "once per turn"
     assert ben.evaluate("window.__tones") == [], "a phone that did not choose sound stays silent"
-    assert timed.table.view(None)["waiting_for"] == [waited], "the target never ends a turn"
+    assert live.table.view(None)["waiting_for"] == [waited], "the target never ends a turn"
