@@ -183,7 +183,13 @@ class TurnClock:
         state["turns"] = {seat: state["turns"].get(seat, given_back.get(seat, 0.0)) for seat in change.waiting_for}
         state["game"] = change
         self._save(store, state)
-        totals = self._read_totals(change, store)
+        if change.undone or old is None or old.game_id != change.game_id:
+            totals = self._read_totals(change, store)  # turns taken back, or another game: read again
+        else:
+            with self._lock:
+                totals = dict(self._totals)
+            for seat, seconds in ended:
+                totals[seat] = totals.get(seat, 0.0) + seconds
         return lambda: self._apply(state, totals)
 
     def _state_now(self) -> dict:
