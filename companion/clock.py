@@ -111,7 +111,7 @@ class TurnClock:
 
     def set_target(self, seconds: int | None) -> None:
         """Set the per-turn target, one of :data:`TARGETS`, or None for none."""
-        if seconds is not None and seconds not in TARGETS or isinstance(seconds, bool):
+        if seconds is not None and (not isinstance(seconds, int) or isinstance(seconds, bool) or seconds not in TARGETS):
             allowed = ", ".join(str(target) for target in TARGETS)
             raise TableError(f"a turn's target is one of {allowed} seconds, or none, not {seconds!r}",
                              f"1手の目安は {allowed} 秒のどれか、またはなしです（{seconds!r} は使えません）")
