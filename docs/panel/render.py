@@ -20,6 +20,7 @@ from PIL import Image
 
 from companion import games
 from companion.bots.seats import BotSeats
+from companion.clock import TurnClock
 from companion.table import Table
 from hardware.display import Display
 from hardware import commands, menus
@@ -137,6 +138,17 @@ def shots(language: str = "en"):
         yield shot("status-empty-seat", HomePage())
         yield shot("game-menu-empty-seat", open_menu(panel, GAME_MENU))
         bots.stop()
+        # The turn clock, on a time the pictures set (42 s into Taro's turn).
+        table.join(0, NAMES[0])
+        now = [0.0]
+        panel.turn_clock = clock = TurnClock(table, clock=lambda: now[0])
+        now[0] = 42.0
+        yield shot("status-clock", HomePage())
+        clock.pause()
+        yield shot("status-clock-paused", HomePage())
+        clock.resume()
+        clock.set_target(30)
+        yield shot("status-clock-over", HomePage())
         yield "stopped", stopped_screen(language, 128), (128, 64)
         table.close()
 
