@@ -106,11 +106,21 @@ def next_version(events: http.client.HTTPResponse) -> int:
 
 
 def everything_seen(server: Companion, tokens: list[str]) -> dict:
+    """Every view, with the turn clock's running seconds taken out (they count on while the
+    companion is up): whose turns are timed, and each seat's time in the turns already ended."""
+    table = server.ok("GET", "/api/table")
     return {
-        "table": server.ok("GET", "/api/table"),
-        "public": server.ok("GET", "/api/view"),
-        "seats": [server.ok("GET", "/api/view", token=token) for token in tokens],
+        "table": {**table, "view": timeless(table["view"])},
+        "public": timeless(server.ok("GET", "/api/view")),
+        "seats": [timeless(server.ok("GET", "/api/view", token=token)) for token in tokens],
     }
+
+
+def timeless(view: dict) -> dict:
+    clock = view["clock"]
+    seats = [{"seat": seat["seat"], "timed": seat["turn"] is not None, "running": seat["running"],
+              "ended": round(seat["total"] - (seat["turn"] or 0.0))} for seat in clock["seats"]]
+    return {**view, "clock": {**clock, "seats": seats}}
 
 
 def test_sigkill_mid_game_then_restart_finds_the_same_table(tmp_path, log_file):
