@@ -38,7 +38,7 @@ import time
 from collections.abc import Callable
 
 from .store import Store, StorageError
-from .table import GameChange, Table, TableError
+from .table import GameChange, NothingToChange, Table, TableError
 
 TARGETS = (30, 60, 90, 120, 180, 300, 600)
 """The per-turn targets on offer, in seconds (None: no target)."""
@@ -149,11 +149,11 @@ class TurnClock:
                 state["asking"] = questions(set(state["asking"]))
             return state
 
-        def write(store: Store, _) -> Callable[[], None] | None:
+        def write(store: Store, _) -> Callable[[], None]:
             before = self._state_now()
             state = changed(before)
             if state == before:
-                return None
+                raise NothingToChange
             self._save(store, state)
             return lambda: self._apply(state)
 

@@ -52,6 +52,7 @@ __all__ = [
     "Conflict",
     "Forbidden",
     "GameChange",
+    "NothingToChange",
     "IllegalAction",
     "NotFound",
     "StorageError",
@@ -139,6 +140,11 @@ Keeper = Callable[[Store, "GameChange | None"], "Callable[[], None] | None"]
 """A room's writes in a change's transaction: called with the store and the game as the change
 left it (None: a change of the room's own, :meth:`Table.change_alongside`); it may return what
 to do once the change is committed (update its memory), which never runs when the save failed."""
+
+
+class NothingToChange(Exception):
+    """Raised by a room's write (:meth:`Table.change_alongside`) that finds, under the table's
+    lock, nothing to change: nothing is saved and the version stays."""
 
 
 @dataclass
@@ -641,10 +647,15 @@ class Table:
     def change_alongside(self, write: Keeper) -> None:
         """A change of a room of its own (the turn clock paused) made as a change of the table:
         ``write(store, None)`` in one transaction with a new version, and every screen hears of
-        it as of any change. Raises StorageError, changing nothing, when it cannot be saved."""
+        it as of any change; a ``write`` that raises :class:`NothingToChange` (two phones pausing
+        at once: the second finds it paused) saves nothing. Raises StorageError, changing
+        nothing, when it cannot be saved."""
         with self._lock:
-            with self._change() as changing:
-                changing.after.append(write(self._store, None))
+            try:
+                with self._change() as changing:
+                    changing.after.append(write(self._store, None))
+            except NothingToChange:
+                return
         self._notify()
 
     def game_change(self) -> GameChange | None:

@@ -1,6 +1,8 @@
 """The turn clock (companion/clock.py): per player, counting up, paused by anyone and by
 itself, each turn's time kept with the move that ends it. Time from a fake clock."""
 
+import threading
+
 import pytest
 
 from companion.clock import TurnClock
@@ -249,3 +251,15 @@ def test_a_turn_not_saved_is_not_kept_and_the_clock_stays_as_it_was(table, time,
     disk.full = False
     move(table)
     assert recorded(table) == [{"seat": first, "seconds": 5, "action": 1, "undone": False}]
+
+
+def test_two_pauses_at_the_same_moment_make_one_change(table, time):
+    swap5_for_two(table)
+    clock = TurnClock(table, clock=time)
+    version = table.version
+    taps = [threading.Thread(target=clock.pause) for _ in range(8)]
+    for tap in taps:
+        tap.start()
+    for tap in taps:
+        tap.join()
+    assert clock.view()["paused"] and table.version == version + 1

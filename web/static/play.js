@@ -373,7 +373,7 @@ function seats(ctx) {
       seat === view.seat ? el("span", { class: "you" }, t("seat.you")) : null,
       toAct ? el("span", { class: "marker", title: t("seat.to_act") }, "▶ ", t("seat.to_act")) : null,
       // Each player's time in all this game (its turns in force), ticking during its turn.
-      timed ? el("span", { class: "seat-info seat-time", "data-clock-total": seat, "data-testid": "seat-time",
+      timed ? el("span", { class: "seat-time", "data-clock-total": seat, "data-testid": "seat-time",
         title: t("clock.total") }, clockText(timed, "total")) : null,
       renderer.seatInfo(ctx, seat));
   }));

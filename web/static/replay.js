@@ -79,7 +79,7 @@ function seatsList(ctx, clock) {
       el("span", { class: "seat-name" }, ctx.seatName(seat)),
       waiting.includes(seat) ? el("span", { class: "marker" }, "▶ ", t("seat.to_act")) : null,
       // Each player's time in the turns they ended by this step (plays kept with the turn clock).
-      clock ? el("span", { class: "seat-info", "data-testid": "seat-time", title: t("clock.total") },
+      clock ? el("span", { class: "seat-time", "data-testid": "seat-time", title: t("clock.total") },
         `⏱ ${clockWords(clock.totals[seat] || 0)}`) : null,
       renderer.seatInfo(ctx, seat))));
 }
