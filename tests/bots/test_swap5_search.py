@@ -61,11 +61,11 @@ def test_its_moves_boards_and_scores_are_the_engines(board):
 
 
 def test_a_tie_goes_to_the_first_to_act_in_the_last_lap():
-    """RULINGS §3: the start player before any last card, else the seat after the one who
-    played their last card."""
-    assert swap5_search.ended((2, 1), None) == 0 and swap5_search.ended((1, 2), 0) == 1
-    assert swap5_search.ended((1, 1), None) == swap5.START_SEAT
-    assert swap5_search.ended((1, 1), 0) == 1 and swap5_search.ended((1, 1), 1) == 0
+    """RULINGS §3: the start player (whoever it is) before any last card, else the seat after
+    the one who played their last card."""
+    assert swap5_search.ended((2, 1), None, 1) == 0 and swap5_search.ended((1, 2), 0, 0) == 1
+    assert swap5_search.ended((1, 1), None, 0) == 0 and swap5_search.ended((1, 1), None, 1) == 1
+    assert swap5_search.ended((1, 1), 0, 0) == 1 and swap5_search.ended((1, 1), 1, 1) == 0
 
 
 def test_it_takes_a_five_and_stops_the_others():
