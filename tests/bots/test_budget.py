@@ -6,21 +6,26 @@ import pickle
 
 import pytest
 
+from companion import games
 from companion.bots import budget as budget_module
 from companion.bots.budget import Budget
+from companion.bots.ismcts import search
 from companion.config import BotsConfig, load_config
+from companion.games.rng import Rng
 
 CONFIG = BotsConfig(easy_seconds=0.2, normal_seconds=0.6, strong_seconds=3.0)
 
 
 class Clock:
-    """A clock that moves only when told."""
+    """A clock that moves only when told, or by ``tick`` at every reading."""
 
-    def __init__(self, now: float = 1000.0):
-        self.now = now
+    def __init__(self, now: float = 1000.0, tick: float = 0.0):
+        self.now, self.tick = now, tick
 
     def __call__(self) -> float:
-        return self.now
+        now = self.now
+        self.now += self.tick
+        return now
 
 
 def test_a_level_thinks_for_the_seconds_its_settings_give_it(tmp_path):
@@ -114,6 +119,17 @@ def test_starting_leaves_the_budget_as_it_was_and_starting_again_sets_a_new_dead
     second = budget.start(clock)
     assert budget.deadline is None and (first.deadline, second.deadline) == (1002.0, 1007.0)
     assert first.unit == second.unit == budget.unit and first.amount == second.amount == budget.amount
+
+
+def test_the_search_stops_when_its_budgets_clock_reaches_the_deadline():
+    """ISMCTS asks the budget after every iteration: read at 0.25, 0.5, 0.75 (time left) and
+    1.0 (none), a second's budget started at 0 on a clock a quarter of a second a reading
+    makes four iterations."""
+    game = games.get("swap5")
+    view = game.view(game.setup(2, 3), 0)
+    budget = Budget.seconds(1).start(Clock(0.0, tick=0.25))
+    edges = search(game, view, Rng.from_seed(1), budget)
+    assert sum(edge.visits for edge in edges) == 4
 
 
 def test_a_budget_is_a_frozen_value_that_crosses_to_the_worker_process_as_it_is():

@@ -358,6 +358,23 @@ def test_what_it_leaves_unread_changes_no_move_it_may_play(depth, monkeypatch):
                     assert cut < floor
 
 
+def test_a_budget_that_has_run_out_leaves_it_the_move_it_looked_at_first():
+    """Moves are weighed best first by their first look; the budget is asked before each
+    move after the first, so one spent at once (a clock that reaches the deadline at its
+    next reading) plays the first look's best."""
+    game, states = positions(6, seed=7)
+    read_on = 0
+    for state in states:
+        seat = game.to_act(state)[0]
+        search = swap5_search.Search(game.view(state, seat))
+        first = max(search.mine(), key=search.first_look)[0]  # max keeps the first of equals, as the stable sort
+        readings = iter([0.0] + [1.0] * 1000)
+        spent = Budget.seconds(1).start(lambda: next(readings))
+        assert swap5_search.Search(game.view(state, seat)).run(None, None, spent, 8, Rng.from_seed(1)) == first
+        read_on += swap5_search.Search(game.view(state, seat)).run(None, None, None, 8, Rng.from_seed(1)) != first
+    assert read_on  # with no deadline it reads on, and plays another move in some of them
+
+
 def test_it_sees_only_the_view_and_one_seed_gives_one_move():
     """The view as the phone gets it (through JSON) gives the same move for the same seed;
     the other's cards are never read (two states differing only there give one move)."""
