@@ -20,6 +20,7 @@ from PIL import Image
 
 from companion import games
 from companion.bots.seats import BotSeats
+from companion.first_player import draw_first_player
 from companion.table import Table
 from hardware.display import Display
 from hardware import commands, menus
@@ -136,6 +137,10 @@ def shots(language: str = "en"):
         table.join(1, NAMES[1])
         yield shot("status-empty-seat", HomePage())
         yield shot("game-menu-empty-seat", open_menu(panel, GAME_MENU))
+        table.join(0, NAMES[0])
+        yield shot("game-menu-who-starts", open_menu(panel, GAME_MENU))
+        draw_first_player(table, randbelow=lambda n: 1)
+        yield shot("status-first-player", HomePage())
         bots.stop()
         yield "stopped", stopped_screen(language, 128), (128, 64)
         table.close()
