@@ -11,7 +11,7 @@ import pytest
 from companion import games
 from companion.first_player import draw, draw_first_player, drawn
 from companion.games.base import FIRST_PLAYER
-from companion.table import Conflict, Table
+from companion.table import Conflict, NotFound, Table
 
 
 @pytest.fixture
@@ -21,7 +21,7 @@ def table(tmp_path):
     table.close()
 
 
-def seated_table(table, game_id="lion-square", names=("Aki", None, "Bo", "Chi"), seed=7):
+def seated_table(table, game_id="lion-square", names=("Aki", "Bo", "Chi", "Dai"), seed=7):
     table.start_game(game_id, len(names), seed=seed)
     for seat, name in enumerate(names):
         if name:
@@ -72,7 +72,7 @@ def test_the_drawn_player_starts_and_keeps_their_cards(table):
     seated_table(table)
     hands = {seat: table.view(seat)["private"] for seat in range(4)}
     version = table.version
-    seat = draw_first_player(table, randbelow=lambda n: 1)  # seated: 0, 2, 3
+    seat = draw_first_player(table, randbelow=lambda n: 2)
     assert seat == 2 and drawn(table) == 2
     assert games.get("lion-square").start_player(table.state()) == 2
     assert table.view(None)["public"]["start_player"] == 2
@@ -80,7 +80,7 @@ def test_the_drawn_player_starts_and_keeps_their_cards(table):
     assert table.version == version + 1
     note = table.view(None)["log"][-1]
     assert note["kind"] == "first-player"
-    assert note["text"]["en"] == "{s2} starts (drawn at random among 3 players)"
+    assert note["text"]["en"] == "{s2} starts (drawn at random among 4 players)"
 
 
 def test_the_first_turn_is_the_drawn_players(table):
@@ -129,16 +129,29 @@ def test_after_a_move_who_starts_is_settled(table):
     assert table.version == version and drawn(table) is None
 
 
-def test_without_a_game_or_seated_player_nothing_is_drawn(table):
-    with pytest.raises(Conflict):  # no game: nobody is seated
+def test_without_a_game_or_anyone_seated_nothing_is_drawn(table):
+    with pytest.raises(NotFound, match="no game has been started"):
         draw_first_player(table)
     table.start_game("swap5", 2)
     with pytest.raises(Conflict, match="nobody is seated yet"):
         draw_first_player(table)
 
 
+def test_the_draw_waits_until_everyone_is_seated(table):
+    """A seat still free would leave out whoever sits there next."""
+    seated_table(table, names=("Aki", None, "Chi", None))
+    version = table.version
+    with pytest.raises(Conflict, match="seat 2, 4 is free: who starts is drawn once everyone is seated") as refused:
+        draw_first_player(table)
+    assert "2, 4番の席が空いています" in refused.value.ja
+    assert table.version == version and drawn(table) is None
+    table.join(1, "Bo")
+    table.join(3, "Dai")
+    assert draw_first_player(table, randbelow=lambda n: 3) == 3
+
+
 def test_a_free_seat_cannot_be_set_first(table):
-    seated_table(table)
+    seated_table(table, names=("Aki", None, "Chi", "Dai"))
     with pytest.raises(Conflict, match="seat 2 is free"):
         table.set_first_player(1, {"en": "x", "ja": "x"})
 
@@ -150,7 +163,7 @@ def test_the_draw_survives_a_restart(tmp_path):
     table.close()
     again = Table(tmp_path)
     try:
-        assert drawn(again) == 3 and again.state() == state and again.log(None) == log
+        assert drawn(again) == 2 and again.state() == state and again.log(None) == log
         view = again.view(0)
         again.act(0, view["actions"][0], view["version"])  # the game plays on from the drawn start
     finally:

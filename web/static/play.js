@@ -297,8 +297,8 @@ function headline(ctx) {
 }
 
 /**
- * Who starts (docs/phone.md, "Who starts"): before the first move, a seated player or the host
- * draws one of the seated players at random. Two taps: the first only opens the offer, the
+ * Who starts (docs/phone.md, "Who starts"): before the first move, once every seat is taken,
+ * a seated player or the host draws one of the players at random. Two taps: the first only opens the offer, the
  * second draws (which cannot be taken back). Once drawn, every screen names them until the
  * first move; the log keeps it.
  */
@@ -309,9 +309,9 @@ function firstPlayer(ctx) {
     return el("p", { class: "first-player", role: "status", "data-testid": "first-player" },
       t("first.drawn", { name: ctx.seatName(drawn) }));
   }
-  if (mode !== "play" || (view.seat === null && !isHost)) return null;
-  const seated = view.names.filter((name) => name).length;
-  if (!seated) return null;
+  // Offered once everyone is seated: a free seat would leave out whoever sits there next.
+  if (mode !== "play" || (view.seat === null && !isHost) || !view.names.every((name) => name)) return null;
+  const seated = view.names.length;
   return el("details", { class: "first-player-offer", "data-testid": "first-player-offer" },
     el("summary", {}, t("first.offer")),
     el("p", {}, t("first.explain", { n: seated })),
