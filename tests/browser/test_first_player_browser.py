@@ -80,3 +80,12 @@ def test_a_visitor_without_a_seat_is_not_offered_the_draw(live, new_phone):
     shows_current(visitor, live.table)
     expect(visitor.locator(".no-seat")).to_be_visible()
     expect(visitor.get_by_test_id("first-player-offer")).to_have_count(0)
+
+
+def test_a_free_seat_holds_the_draw_back_until_everyone_is_seated(live, new_phone):
+    live.table.start_game("swap5", 2, seed=3)
+    aki = seated_phone(live, new_phone, 0, "Aki")
+    expect(aki.get_by_test_id("first-player-offer")).to_have_count(0)
+    live.table.join(1, "Bo")
+    shows_current(aki, live.table)
+    expect(aki.get_by_test_id("first-player-offer")).to_be_visible()
