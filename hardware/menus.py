@@ -163,10 +163,10 @@ def panel_actions(panel: Panel):
 GAME_MENU = Menu(game_title, (
     Listed(awaited_bot_items),
     Listed(action_items),
-    # Before the first move; after a tracker's actions, so their presses stay as they were.
-    Entry("who_starts", commands.draw_first_player, shown=first_player_drawable),
     Entry("play_again", commands.ask_rematch, shown=game_over),
     Entry("bots_more", opens(BOTS_MENU), shown=lambda panel: bool(bot_items(panel))),
+    # Before the first move; after a tracker's actions and the bots, so their presses stay as they were.
+    Entry("who_starts", commands.draw_first_player, shown=first_player_drawable),
     Entry("menu_more", lambda panel: panel.replace(open_menu(panel, MAIN_MENU))),
     # Last, never highlighted first: taking a move back is never a run of ok presses.
     Entry("undo_last", commands.ask_undo),
