@@ -1,6 +1,8 @@
 """The first_player option every game takes (companion.games.base.FIRST_PLAYER): the seat that
 takes the first turn, which the first-player draw sets."""
 
+import random
+
 import pytest
 
 from companion import games
@@ -71,3 +73,22 @@ def test_a_first_player_that_is_no_seat_is_refused_in_plain_words(bad):
     with pytest.raises(SetupError, match="the first player must be a seat number from 0 to 3") as refused:
         game.setup(4, SEED, {FIRST_PLAYER: bad})
     assert "最初の手番" in refused.value.ja
+
+
+@pytest.mark.parametrize("game_id", games.ids())
+def test_whole_random_games_from_a_drawn_seat_keep_it_as_start_player(game_id):
+    """Played to the end by random legal moves, from another seat than the first: the start
+    player stays the drawn one and a saved state loads back the same at every step."""
+    game = games.get(game_id)
+    players = _players(game)
+    for first in (1, players - 1):
+        state = game.setup(players, SEED + first, {FIRST_PLAYER: first})
+        chooser = random.Random(first)
+        for _ in range(5000):
+            if game.is_over(state):
+                break
+            seat = chooser.choice(game.to_act(state))
+            state = game.apply(state, seat, chooser.choice(game.legal_actions(state, seat)))
+            assert game.start_player(state) == first
+            assert game.load(game.dump(state)) == state
+        assert game.is_over(state), f"{game_id} from seat {first} did not end in 5000 moves"
