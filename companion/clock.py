@@ -171,6 +171,8 @@ class TurnClock:
             if state["turns"]:
                 store.add_turns(old.game_id, None, sorted(state["turns"].items()))
             state.update(turns={}, paused=False)
+        if change.dealt_again:  # who starts was drawn before the first move: nobody's turn had begun
+            state["turns"] = {}
         ended = sorted((seat, seconds) for seat, seconds in state["turns"].items() if seat not in change.waiting_for)
         ending_action = change.action if change.action is not None else min(change.undone, default=None)
         given_back: dict[int, float] = {}

@@ -301,6 +301,10 @@ class Store:
         ).fetchall()
         return [_game_record(row) for row in rows]
 
+    def set_options(self, game_id: int, options: dict) -> None:
+        """Replace a game's options (before its first move: who starts was drawn)."""
+        self._db.execute("UPDATE games SET options = ? WHERE id = ?", (json.dumps(options, sort_keys=True), game_id))
+
     def end_game(self, game_id: int, result: dict | None, abandoned: bool) -> None:
         self._db.execute(
             "UPDATE games SET ended_at = ?, result = ?, abandoned = ? WHERE id = ?",
@@ -420,6 +424,10 @@ class Store:
              for i, entry in enumerate(entries)],
         )
         return list(range(first, first + len(entries)))
+
+    def drop_log_entries(self, game_id: int) -> None:
+        """Delete a game's whole log (before its first move, to write its setup's again)."""
+        self._db.execute("DELETE FROM log WHERE game_id = ?", (game_id,))
 
     def log_entries(self, game_id: int) -> list[tuple[int, int | None, dict, bool]]:
         """A game's whole log in order, as ``(seq, action, entry, undone)``: ``undone`` says

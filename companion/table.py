@@ -33,7 +33,7 @@ from typing import Callable, Iterable
 
 from . import games
 from .games import Game, IllegalAction
-from .games.base import LARGEST_SEED, LOG_SHOWN, seat_ref
+from .games.base import FIRST_PLAYER, LARGEST_SEED, LOG_SHOWN, seat_ref
 from .store import GameRecord, StorageError, Store
 
 log = logging.getLogger(__name__)
@@ -134,6 +134,7 @@ class GameChange:
     over: bool
     action: int | None = None  # the number of the action this change applied, or None
     undone: frozenset[int] = frozenset()  # the numbers of the actions this change took back
+    dealt_again: bool = False  # the game was set up again before its first move (who starts was drawn)
 
 
 Keeper = Callable[[Store, "GameChange | None"], "Callable[[], None] | None"]
@@ -401,7 +402,42 @@ class Table:
                 raise Conflict("this game is not over yet: to play again now, start a new game (it abandons this one)",
                                "このゲームはまだ終わっていません。今すぐやり直すには新しいゲームを始めてください（このゲームは中断になります）")
             record = current.record
-            self.start_game(record.game, record.players, options=record.options)
+            options = {name: value for name, value in record.options.items() if name != FIRST_PLAYER}  # a new play: a new draw
+            self.start_game(record.game, record.players, options=options)
+
+    def set_first_player(self, seat: int, note: dict) -> None:
+        """Make the player on ``seat`` take the first turn of a game nobody has moved in yet
+        (the first-player draw, ``companion/first_player.py``, decides who). The game is set
+        up again from its own seed with that seat first (the :data:`FIRST_PLAYER` option), so
+        every hand stays as dealt; ``note`` (``{"en", "ja"}``, seats as placeholders) goes in
+        its log saying so. Refused for a free seat, once the first player is set (checked under
+        the lock: two draws at the same moment set it once), and once a move has been made
+        (even one taken back): from then on the start is part of the play."""
+        with self._lock:
+            current = self._require_game()
+            self._require_seat_number(seat)
+            if seat not in self._seats:
+                raise Conflict(f"seat {seat + 1} is free: only a seated player can start",
+                               f"{seat + 1}番の席は空いています。最初の手番は席に着いたプレイヤーだけです")
+            record = current.record
+            if FIRST_PLAYER in record.options:
+                settled = record.options[FIRST_PLAYER]
+                raise Conflict(f"who starts is settled already: seat {settled + 1}",
+                               f"最初の手番はもう決まっています（{settled + 1}番の席）")
+            if self._store.last_action_number(record.id):
+                raise Conflict("a move has been made in this game, so who starts is settled",
+                               "このゲームではもう手が指されたので、最初の手番は決まっています")
+            state = current.game.setup(record.players, record.seed, {**record.options, FIRST_PLAYER: seat})
+            entries = [*state["log"], {"kind": "first-player", "text": dict(note)}]
+            with self._change() as changing:
+                self._store.set_options(record.id, state["options"])
+                self._store.drop_log_entries(record.id)  # the setup's words name the old start
+                seqs = self._store.add_log_entries(record.id, None, entries)
+                changing.game = _game_change(record.id, current.game, state, set(self._seats), dealt_again=True)
+            current.record, current.state = self._store.game(record.id), state
+            current.log = [_LogLine(seq, None, entry) for seq, entry in zip(seqs, entries)]
+            self._note_changes(current, _fingerprints(current.game, state), everyone_changed=True)
+        self._notify()
 
     def claim_host(self) -> str:
         """Make the caller the host of a table that has none; returns the host token."""
@@ -864,9 +900,9 @@ class Table:
 
 
 def _game_change(game_id: int, game: Game, state: dict, taken: set[int], action: int | None = None,
-                 undone: frozenset[int] = frozenset()) -> GameChange:
+                 undone: frozenset[int] = frozenset(), dealt_again: bool = False) -> GameChange:
     return GameChange(game_id, state["players"], tuple(game.waiting_for(state)), frozenset(taken), game.is_over(state),
-                      action, undone)
+                      action, undone, dealt_again)
 
 
 def _describe(game: Game) -> dict:

@@ -21,6 +21,7 @@ import segno
 from PIL import Image, ImageDraw
 
 from companion.games import render_text
+from companion.games.base import FIRST_PLAYER
 
 from .fonts import ELLIPSIS, FONT_SIZE, LONGEST_LINE, fit, panel_font, text_width, wrap
 from .words import WORDS, counted, word
@@ -454,6 +455,9 @@ def status_screen(public_info: dict, language: str, scroll: int = 0, height: int
             lines.append(last)
         # A bot that cannot move says why (the table keeps its words): first, where it is seen.
         first[:0] = [f"{names[int(seat)]}: {words[language]}" for seat, words in view.get("troubles", {}).items()]
+        drawn = view["options"].get(FIRST_PLAYER)
+        if drawn is not None and view["game_version"] == 0:  # until the first move, as on the phones
+            first.insert(0, word("drawn_starts", language, name=names[drawn]))
     page = max(1, height // ROW - 1)  # body rows under the headline
     timed, late = clock_lines(clock, names, language) if not view["over"] else ([], False)
 

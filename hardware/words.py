@@ -50,6 +50,7 @@ WORDS = {
     "pile": {"en": "Square pile: {count} cards", "ja": "山札: {count}枚"},
     "final_lap": {"en": "Final lap", "ja": "最終周"},
     "waiting_count": {"en": "Waiting for {count}", "ja": "{count}人待ち"},
+    "drawn_starts": {"en": "Drawn: {name} starts", "ja": "抽選: {name}から"},
     "seat_empty": {"en": "{seat} is empty", "ja": "{seat}は空席"},
     "empty_seat_bot": {"en": "Empty seat: {seats}. Share the join code (back) or add a bot (ok)",
                        "ja": "{seats}は空席: 参加コード(戻る)を見せるか、ボットを入れる(決定)"},
@@ -88,6 +89,7 @@ WORDS = {
     "play_again": {"en": "Play again", "ja": "もう一度遊ぶ"},
     "bots_more": {"en": "Bots…", "ja": "ボット…"},
     "menu_more": {"en": "Menu…", "ja": "メニュー…"},
+    "who_starts": {"en": "Who starts? Draw", "ja": "誰から? 抽選"},
     "choose_game": {"en": "Choose a game", "ja": "ゲームを選ぶ"},
     "players": {"en": "{count} players", "ja": "{count}人"},
     "bots": {"en": "Bots", "ja": "ボット"},
@@ -120,6 +122,7 @@ WORDS = {
     "refused": {"en": "Refused", "ja": "できません"},
     "not_seated": {"en": "Not seated", "ja": "座れません"},
     "not_removed": {"en": "Not removed", "ja": "外せません"},
+    "not_drawn": {"en": "Not drawn", "ja": "抽選できません"},
     # ---------------------------------------------------------------- a game's steps and phases
     "step.pass": {"en": "pass a card", "ja": "カードを渡す"},
     "step.play": {"en": "play", "ja": "プレイ"},

@@ -263,3 +263,16 @@ def test_two_pauses_at_the_same_moment_make_one_change(table, time):
     for tap in taps:
         tap.join()
     assert clock.view()["paused"] and table.version == version + 1
+
+
+def test_drawing_who_starts_begins_the_drawn_players_turn_afresh(table, time):
+    from companion.first_player import draw_first_player
+
+    swap5_for_two(table)
+    clock = TurnClock(table, clock=time)
+    first = table.view(None)["waiting_for"][0]
+    time.tick(20)  # the players settle who starts
+    draw_first_player(table, randbelow=lambda n: 1 - first)  # the other seat starts
+    time.tick(3)
+    assert turn(clock, 1 - first) == 3 and turn(clock, first) is None
+    assert recorded(table) == [], "the time before the draw is nobody's turn"

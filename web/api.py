@@ -35,6 +35,7 @@ from companion.bots import LEVELS as BOT_LEVELS
 from companion.bots import NoBot
 from companion.bots import supported as bot_games_supported
 from companion.bots.seats import HINT_SECONDS_RANGE, HintAbandoned, WorkerDied
+from companion.first_player import draw_first_player
 from companion.games.base import LARGEST_SEED, render_text
 from companion.table import Conflict, Forbidden, IllegalAction, NotFound, StorageError, Table, TableError
 
@@ -477,6 +478,18 @@ def clock_question():
     else:
         _turn_clock().answered("phone")
     return {"clock": _turn_clock().view()}
+
+
+@blueprint.post("/first-player")
+def first_player():
+    """Draw who starts, among the seated players, before the first move (a seated player or
+    the host); the answer is the caller's new view, which names them (docs/phone.md)."""
+    table = current_table()
+    json_body()
+    if not auth.is_host(table, request):
+        _require_seat(table)
+    draw_first_player(table)
+    return table.view(auth.seat_of(table, request))
 
 
 @blueprint.post("/host/claim")

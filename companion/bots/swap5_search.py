@@ -220,13 +220,13 @@ def step_points(board: str, after: str, scores: tuple[int, int], lines) -> tuple
     return first, second
 
 
-def ended(scores: tuple[int, int], trigger: int | None) -> int:
+def ended(scores: tuple[int, int], trigger: int | None, start: int) -> int:
     """The winner of a game that ends with ``scores``: the highest score; a tie goes to the
     first to act in the last lap (RULINGS §3): the seat after ``trigger``, who played their
-    last trump card, or the start player when nobody has."""
+    last trump card, or the ``start`` player when nobody has."""
     if scores[0] != scores[1]:
         return 0 if scores[0] > scores[1] else 1
-    return swap5.START_SEAT if trigger is None else 1 - trigger
+    return start if trigger is None else 1 - trigger
 
 
 class _OutOfTime(Exception):
@@ -251,8 +251,9 @@ class Search:
         self.undo = None if not last or last["seat"] != self.other or last["type"] == "trump" else {last["from"], last["to"]}
         lap = public["final_lap"]
         self.trigger = None if lap is None else lap["trigger"]
+        self.start = public["start_seat"]
         late = (view["version"] - LATE) / (LAST_CALL - LATE)
-        self.deadline, self.clock = None, None  # set by run
+        self.budget = None  # set by run; None: no deadline (every move is read in full)
         self._judged_other = {}  # judge_other's values, by position
         self.lateness = min(1.0, max(0.0, late))
         self.stalling = STALLING * self.lateness  # what a game going on loses (see LATE)
@@ -295,10 +296,10 @@ class Search:
         leaves the bot that little, the rest need not be read."""
         me, other = self.me, self.other
         if max(scores) >= swap5.WINNING_SCORE:
-            return self._won(ended(scores, self.trigger))
+            return self._won(ended(scores, self.trigger, self.start))
         trigger = self.trigger
         if trigger is not None:  # the bot was the last to move
-            return self._won(ended(scores, trigger))
+            return self._won(ended(scores, trigger, self.start))
         if played_last:
             trigger = me
         rules = self.rules
@@ -350,9 +351,9 @@ class Search:
         """The bot to move after the other's answer: the game's end, or the position judged
         (at depth 3, a value of ``cap`` or more may stand for any value above it)."""
         if max(scores) >= swap5.WINNING_SCORE:
-            return self._won(ended(scores, trigger))
+            return self._won(ended(scores, trigger, self.start))
         if trigger == self.me:  # the other's answer was the last turn
-            return self._won(ended(scores, trigger))
+            return self._won(ended(scores, trigger, self.start))
         if depth >= 3:
             return self._best_next(board, scores, hand, held, unseen, cap)
         return self.judge(board, scores, hand)
@@ -370,7 +371,7 @@ class Search:
             after = swap5.trumped(board, card)
             scores = points(after)
             if max(scores) >= swap5.WINNING_SCORE:
-                found.append((self._won(ended(scores, self.other)), False))
+                found.append((self._won(ended(scores, self.other, self.start)), False))
             else:
                 won_by = self._last_turn_won_by(after, scores, hand, self.other)
                 found.append((WIN if won_by else -WIN, won_by == "card"))
@@ -411,10 +412,10 @@ class Search:
         when one of its trump cards does, else None."""
         me = self.me
         for a, b in self.rules.steps(board, me):
-            if ended(step_points(board, stepped(board, a, b), scores, self.rules.pairs[a, b]), trigger) == me:
+            if ended(step_points(board, stepped(board, a, b), scores, self.rules.pairs[a, b]), trigger, self.start) == me:
                 return "step"
         for card in hand:
-            if ended(points(swap5.trumped(board, card)), trigger) == me:
+            if ended(points(swap5.trumped(board, card)), trigger, self.start) == me:
                 return "card"
         return None
 
@@ -422,7 +423,7 @@ class Search:
         """Depth 3: the bot's best next move, each judged with the other to move; once one
         is worth ``cap`` or more, the rest are not read (the answer that led here is not
         the other's worst for the bot)."""
-        if self.deadline is not None and self.clock() >= self.deadline:
+        if self.budget is not None and not self.budget.left():
             raise _OutOfTime
         me, rules = self.me, self.rules
         if rules.fours(board, me)[0]:  # a five in one move
@@ -435,7 +436,7 @@ class Search:
         best = -math.inf
         for after, found in nexts:
             if max(found) >= swap5.WINNING_SCORE:
-                value = self._won(ended(found, None))
+                value = self._won(ended(found, None, self.start))
             else:
                 value = self.judge_other(after, found, hand, held, unseen)
             if value > best:
@@ -506,7 +507,7 @@ class Search:
         """A move's worth before the search: the points lead it leaves (a win first)."""
         action, board, scores, hand = move
         if max(scores) >= swap5.WINNING_SCORE:
-            return self._won(ended(scores, self.trigger))
+            return self._won(ended(scores, self.trigger, self.start))
         return scores[self.me] - scores[self.other]
 
     def undoing(self, action: dict) -> float:
@@ -522,14 +523,15 @@ class Search:
         cost = self.undoing(action)
         return self.value(board, scores, hand, action["type"] == "trump" and not hand, depth, floor + cost) - cost
 
-    def run(self, keys: set[str] | None, key, deadline: float | None, clock, deeper: int, rng) -> dict:
+    def run(self, keys: set[str] | None, key, budget, deeper: int, rng) -> dict:
         """The move to play: every move weighed two plies deep, best first by
-        :meth:`first_look`, until ``deadline`` (by ``clock``; at least one is weighed);
-        then, while time is left, the ``deeper`` best again three plies deep. Of the moves
+        :meth:`first_look`, while ``budget`` has time left (at least one is weighed); then,
+        while time is still left, the ``deeper`` best again three plies deep. Of the moves
         within :data:`NEAR` of the best (wider late in the game), one drawn by ``rng``
         (see the module's description). ``keys``: the actions allowed (by ``key``), None
-        for all."""
-        self.deadline, self.clock = deadline, clock
+        for all. ``budget``: a started ``companion.bots.budget.Budget`` (the search only asks
+        its ``left()`` and counts no iterations), or None for no deadline."""
+        self.budget = budget
         moves = [move for move in self.mine() if keys is None or key(move[0]) in keys]
         moves.sort(key=lambda move: -self.first_look(move))  # stable: the engine's order among equals
         near = NEAR + LATE_NEAR * self.lateness
@@ -537,7 +539,7 @@ class Search:
         # ``floor`` lets the search stop reading it as soon as that is sure.
         weighed, floor = [], -math.inf
         for move in moves:
-            if weighed and deadline is not None and clock() >= deadline:
+            if weighed and budget is not None and not budget.left():
                 break
             value = self._weigh(move, 2, floor)
             weighed.append((value, move))
@@ -548,7 +550,7 @@ class Search:
             # move it did not reach was worth less two plies deep than those it did.
             deepened, floor = [], -math.inf
             for value, move in ranked[:deeper]:
-                if deepened and deadline is not None and clock() >= deadline:
+                if deepened and budget is not None and not budget.left():
                     break
                 if abs(value) < WIN:  # a won or lost game stays so
                     try:

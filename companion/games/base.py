@@ -44,6 +44,12 @@ LOG_SHOWN = 15
 LARGEST_SEED = 2**63 - 1
 """Seeds are 63 bits: the table draws them so, and a chosen one is at most this."""
 
+FIRST_PLAYER = "first_player"
+"""The one option every game takes besides its own: the seat that takes the first turn (every
+rule book leaves who starts to the players; without it, the first seat). It is no field of
+the start forms: the first-player draw (``companion/first_player.py``) sets it, and it is
+kept with the play's options only when set, so the play is replayed with the same start."""
+
 _BASE_KEYS = ("game", "players", "seed", "options", "version", "rng", "log", "result")
 
 
@@ -210,7 +216,15 @@ class Game:
             shown = reprlib.repr(seed)  # a typed seed may be thousands of characters long
             raise SetupError(f"the seed must be a whole number from 0 to {LARGEST_SEED}, not {shown}",
                              f"シードは 0 から {LARGEST_SEED} までの整数にしてください（{shown} は使えません）")
+        first = options.get(FIRST_PLAYER) if isinstance(options, dict) else None
+        if isinstance(options, dict) and FIRST_PLAYER in options:
+            options = {name: value for name, value in options.items() if name != FIRST_PLAYER}
         chosen = self.check_options(options)
+        if first is not None:
+            if not _is_int(first) or not 0 <= first < players:
+                raise SetupError(f"the first player must be a seat number from 0 to {players - 1}, not {reprlib.repr(first)}",
+                                 f"最初の手番の席は 0 から {players - 1} までの番号にしてください（{reprlib.repr(first)} は使えません）")
+            chosen[FIRST_PLAYER] = first
         rng = Rng.from_seed(seed)
         state = {
             "game": self.id,
@@ -339,6 +353,10 @@ class Game:
     def result(self, state: dict) -> dict | None:
         """``{"winners": [seats], "scores": {"0": ...}, ...}`` once over, else None."""
         return _copy_json(state["result"])
+
+    def first_seat(self, state: dict) -> int:
+        """The seat that takes the first turn: the :data:`FIRST_PLAYER` option, else the first seat."""
+        return state["options"].get(FIRST_PLAYER, 0)
 
     def start_player(self, state: dict) -> int | None:
         """The seat that took the play's first turn (not a later round's start player), or

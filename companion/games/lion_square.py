@@ -242,7 +242,7 @@ class LionSquare(Game):
         players = state["players"]
         state["round"] = 1
         state["herds"] = [HERD_START] * players
-        state["start_player"] = 0
+        state["start_player"] = self.first_seat(state)
         state["last_round"] = None
         self._deal(state, rng)
 
@@ -652,7 +652,7 @@ class LionSquare(Game):
     # ------------------------------------------------------------------ test hooks and speed
 
     def start_player(self, state: dict) -> int:
-        return 0  # the first round's start player (later rounds start after the last placer)
+        return self.first_seat(state)  # the first round's (later rounds start after the last placer)
 
     def _components(self, state: dict) -> list:
         found = list(state["pile"])

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .base import Game, Words, seat_list, seat_ref, whole_number_problem
+from .base import FIRST_PLAYER, Game, Words, seat_list, seat_ref, whole_number_problem
 from .lion_square import (
     CARNIVORE_COUNT,
     GAZELLE_COUNT,
@@ -295,8 +295,10 @@ class LionSquareLedger(Game):
 
     # ------------------------------------------------------------------ views
 
-    def start_player(self, state: dict) -> None:
-        return None  # the ledger follows herds and losses, not turns: who started is not entered
+    def start_player(self, state: dict) -> int | None:
+        """The ledger follows herds and losses, not turns: who started is only known when it
+        was drawn (the first-player draw), else never entered."""
+        return state["options"].get(FIRST_PLAYER)
 
     def _public_view(self, state: dict) -> dict:
         players = state["players"]

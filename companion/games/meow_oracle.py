@@ -188,7 +188,7 @@ class MeowOracle(Game):
         players = state["players"]
         state["wins"] = [0] * players
         state["history"] = []
-        self._start_round(state, rng, round_number=1, start=0)
+        self._start_round(state, rng, round_number=1, start=self.first_seat(state))
 
     def _start_round(self, state: dict, rng: Rng, round_number: int, start: int) -> None:
         """Shuffle all 36 cards and deal 9 face down to each area; ``start`` goes first."""

@@ -26,7 +26,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import meow_oracle
-from .base import Game, Words, seat_list, seat_ref, whole_number_problem
+from .base import FIRST_PLAYER, Game, Words, seat_list, seat_ref, whole_number_problem
 from .rng import Rng
 
 ROUNDS = meow_oracle.ROUNDS
@@ -86,6 +86,8 @@ class MeowOracleScorer(Game):
         state["areas"] = [_empty_area() for _ in range(players)]
         state["typed"] = [None] * players
         state["rounds"] = []
+        if FIRST_PLAYER in state["options"]:  # drawn before anyone entered it: nobody needs to name it
+            self._name_start_player(state, state["options"][FIRST_PLAYER])
 
     def _to_act(self, state: dict) -> list[int]:
         # Every step is open to every seat: entries are simultaneous, and the table (or the
@@ -125,13 +127,7 @@ class MeowOracleScorer(Game):
     def _apply(self, state: dict, seat: int, action: dict, rng: Rng) -> None:
         kind = action["type"]
         if kind == "start-player":
-            state["start_player"] = action["seat"]
-            state["step"] = "entering"
-            self.log(
-                state,
-                f"{seat_ref(action['seat'])} starts round 1",
-                f"{seat_ref(action['seat'])}が1ラウンド目のスタートプレイヤーです",
-            )
+            self._name_start_player(state, action["seat"])
             return
         if kind == "next-round":
             self._start_round_two(state)
@@ -286,6 +282,11 @@ class MeowOracleScorer(Game):
         new["typed"] = state["typed"][:]
         new["rounds"] = state["rounds"][:]
         return new
+
+    def _name_start_player(self, state: dict, seat: int) -> None:
+        state["start_player"] = seat
+        state["step"] = "entering"
+        self.log(state, f"{seat_ref(seat)} starts round 1", f"{seat_ref(seat)}が1ラウンド目のスタートプレイヤーです")
 
     # ------------------------------------------------------------------ views
 

@@ -347,12 +347,13 @@ class PigHouse(Game):
             state.update(deck=deck, discard=[], movement_pile=[])
         else:
             state["deck_left"] = len(edition["wolf_cards"])
+        first = self.first_seat(state)
         self.log(
             state,
-            f"Scouting begins; {seat_ref(0)} starts. Wolves at the forest, {players} attack chips.",
-            f"下見開始。スタートプレイヤーは{seat_ref(0)}。オオカミは森のマス、攻撃予定チップ{players}枚。",
+            f"Scouting begins; {seat_ref(first)} starts. Wolves at the forest, {players} attack chips.",
+            f"下見開始。スタートプレイヤーは{seat_ref(first)}。オオカミは森のマス、攻撃予定チップ{players}枚。",
         )
-        self._begin_turn(state, 0, number=1)
+        self._begin_turn(state, first, number=1)
 
     # ------------------------------------------------------------------ whose turn, what is legal
 
@@ -1167,7 +1168,7 @@ class PigHouse(Game):
     # ------------------------------------------------------------------ test hooks and copying
 
     def start_player(self, state: dict) -> int:
-        return 0  # scouting begins with the first seat
+        return self.first_seat(state)  # scouting begins with it
 
     def _components(self, state: dict) -> list | None:
         """The happening cards always, and the wolf cards when the companion holds the deck."""

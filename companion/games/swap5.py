@@ -61,11 +61,6 @@ _OWNER = {
 }
 """The seat owning each colour, per player count."""
 
-START_SEAT = 0
-"""The start player. The book lets the players choose (who slipped last, the last winner
-...); they sit the chosen player in seat 0 (the first seat)."""
-
-
 def _load_data() -> dict:
     """The assumed parts of the game, from data/swap5.json (see its ``_assumed`` note)."""
     return json.loads((Path(__file__).parent / "data" / "swap5.json").read_text(encoding="utf-8"))
@@ -519,9 +514,10 @@ class Swap5(Game):
         deck = sorted(TRUMP_CARDS)
         rng.shuffle(deck)
         hands = {str(s): sorted(deck[s * TRUMPS_PER_PLAYER : (s + 1) * TRUMPS_PER_PLAYER]) for s in range(players)}
+        first = self.first_seat(state)  # the book lets the players choose: who slipped last, the last winner...
         state.update(
             board=board,
-            turn=START_SEAT,
+            turn=first,
             hands=hands,
             out=sorted(deck[players * TRUMPS_PER_PLAYER :]),
             played=[],
@@ -531,9 +527,9 @@ class Swap5(Game):
         self.log(
             state,
             f"New game: {options['board']} board, {options['layout']} layout, {options['direction']}; "
-            f"{seat_ref(START_SEAT)} starts.",
+            f"{seat_ref(first)} starts.",
             f"新しいゲーム: ボード{'表' if options['board'] == 'front' else '裏'}、{_LAYOUT_JA[options['layout']]}、"
-            f"{'時計回り' if options['direction'] == 'clockwise' else '反時計回り'}。{seat_ref(START_SEAT)}から。",
+            f"{'時計回り' if options['direction'] == 'clockwise' else '反時計回り'}。{seat_ref(first)}から。",
             private={s: _welcome_words(OWNED_COLOURS[players][s], tuple(hands[str(s)])) for s in range(players)},
         )
 
@@ -665,7 +661,7 @@ class Swap5(Game):
         way: the turn order from the start player."""
         if state["final_lap"] is not None:
             return self._order_from(state, self._next_seat(state, state["final_lap"]["trigger"]))
-        return self._order_from(state, START_SEAT)
+        return self._order_from(state, self.first_seat(state))
 
     def _describe_move(self, state: dict, seat: int, action: dict, before: str, after: str) -> dict:
         """What a move did, for the table and the phones::
@@ -841,8 +837,8 @@ class Swap5(Game):
             ),
             "colours": {str(s): list(owned) for s, owned in enumerate(OWNED_COLOURS[players])},
             "turn": None if over else state["turn"],
-            "start_seat": START_SEAT,
-            "turn_order": self._order_from(state, START_SEAT),
+            "start_seat": self.first_seat(state),
+            "turn_order": self._order_from(state, self.first_seat(state)),
             "scores": {str(s): score for s, score in enumerate(seat_scores(state["board"], players))},
             "runs": [_run_view(run) for run in runs],
             "trumps_in_hand": {seat: len(hand) for seat, hand in state["hands"].items()},
@@ -864,7 +860,7 @@ class Swap5(Game):
     # ------------------------------------------------------------------ test hooks and copying
 
     def start_player(self, state: dict) -> int:
-        return START_SEAT
+        return self.first_seat(state)
 
     def turn_order(self, players: int, start: int, options: dict) -> list[int]:
         """From ``start``, the way the play's ``direction`` option turns."""

@@ -99,7 +99,7 @@ def status_text(panel) -> list[str]:
 class FirstAction:
     """A bot thinker that answers at once with the first listed action."""
 
-    def think(self, game_id, view, *, level, seconds):
+    def think(self, game_id, view, *, level, budget):
         future = concurrent.futures.Future()
         future.set_result(view["actions"][0])
         return future

@@ -98,7 +98,7 @@ def test_the_composition_root_hands_the_panel_the_tables_bots(pins, table, bots,
 
 
 class CannotChoose(FirstAction):
-    def think(self, game_id, view, *, level, seconds):
+    def think(self, game_id, view, *, level, budget):
         future = concurrent.futures.Future()
         future.set_exception(ValueError("the view and the game disagree"))
         return future

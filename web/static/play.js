@@ -98,6 +98,7 @@ async function take(next) {
   renderer = await rendererFor(next.game);
   const sameChoices = view && picker && picker !== sentPicker && JSON.stringify(view.actions) === JSON.stringify(next.actions);
   noticeUndos(next);
+  noticeFirstPlayer(next);
   followHosting(next);
   // A new game (Play again, or one the host started) replaces the deal on screen: every screen says so.
   if (view && next.play_id !== view.play_id) say(t("game.new_started", { title: pick(next.title) }), "notice");
@@ -241,6 +242,7 @@ function draw() {
   fill(
     root,
     headline(ctx),
+    firstPlayer(ctx),
     view.over ? null : emptySeats(ctx),
     view.over ? result(ctx) : null,
     board,
@@ -295,6 +297,46 @@ function headline(ctx) {
     botsHoldStill() ? el("p", { class: "step-hint", role: "status", "data-testid": "bots-paused" }, t("bots.paused")) : null,
     yours ? sinceLine(ctx) : null,
     hint ? el("p", { class: "step-hint", "data-testid": "hint" }, hint) : null);
+}
+
+/**
+ * Who starts (docs/phone.md, "Who starts"): before the first move, once every seat is taken,
+ * a seated player or the host draws one of the players at random. Two taps: the first only opens the offer, the
+ * second draws (which cannot be taken back). Once drawn, every screen names them until the
+ * first move; the log keeps it.
+ */
+function firstPlayer(ctx) {
+  if (view.over || view.game_version !== 0) return null;
+  const drawn = view.options?.first_player;
+  if (drawn !== undefined) {
+    return el("p", { class: "first-player", role: "status", "data-testid": "first-player" },
+      t("first.drawn", { name: ctx.seatName(drawn) }));
+  }
+  // Offered once everyone is seated: a free seat would leave out whoever sits there next.
+  if (mode !== "play" || (view.seat === null && !isHost) || !view.names.every((name) => name)) return null;
+  const seated = view.names.length;
+  return el("details", { class: "first-player-offer", "data-testid": "first-player-offer" },
+    el("summary", {}, t("first.offer")),
+    el("p", {}, t("first.explain", { n: seated })),
+    el("button", { class: "big", type: "button", "data-testid": "first-player-draw", onclick: drawFirstPlayer },
+      t("first.draw")));
+}
+
+/** Draw who starts (POST /api/first-player); the answer is this phone's view, naming them. */
+async function drawFirstPlayer() {
+  try {
+    await accept(await api("/api/first-player", { method: "POST", body: {} }));
+  } catch (error) {
+    say(error.message, "error");
+    live.refresh();
+  }
+}
+
+/** Every phone says so when who starts has just been drawn (the log's first-player entry). */
+function noticeFirstPlayer(next) {
+  if (!view || view.play_id !== next.play_id || view.options?.first_player !== undefined) return;
+  const entry = (next.log || []).find((line) => line.kind === "first-player");
+  if (entry) say(renderText(pick(entry.text), next.names, next.bots), "notice");
 }
 
 /** Right after an undo, while a bot is awaited: the bots hold still a moment (docs/bots.md),
