@@ -655,6 +655,17 @@ class Store:
     def integrity_check(self) -> str:
         return self._db.execute("PRAGMA integrity_check").fetchone()[0]
 
+    @property
+    def durability(self) -> tuple[str, int]:
+        """The connection's journal mode and ``synchronous`` level as SQLite reports them:
+        ``("wal", 2)`` (FULL) syncs every commit. Read-only; the tests check it."""
+        return durability(self._db)
+
+
+def durability(db: sqlite3.Connection) -> tuple[str, int]:
+    """``(journal mode, synchronous level)`` of a connection: ``("wal", 2)`` for WAL with FULL."""
+    return db.execute("PRAGMA journal_mode").fetchone()[0], db.execute("PRAGMA synchronous").fetchone()[0]
+
 
 class _Transaction:
     """``with store.transaction():`` — all or nothing; sqlite errors become StorageError,
