@@ -300,6 +300,12 @@ class Server:
         """The port listened on (the one the OS chose when 0 was asked for)."""
         return self._waitress.effective_port
 
+    @property
+    def busy_threads(self) -> int:
+        """How many of the server's worker threads handle a request (an event stream
+        included) now; the others wait for work. Read-only."""
+        return self._waitress.task_dispatcher.active_count
+
     def serve_forever(self) -> None:
         """Serve until :meth:`stop` has run."""
         try:
