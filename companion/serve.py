@@ -118,17 +118,18 @@ REFUSAL_LOG_SECONDS = 10.0
 garbage in a loop must not fill the SD card with its log)."""
 
 
-class _RefusalLog:
-    """One short line for a malformed request, then silence for REFUSAL_LOG_SECONDS; the
-    next line says how many were left out."""
+class RefusalLog:
+    """One short line for a malformed request, then silence for ``seconds``; the next line
+    says how many were left out. ``clock``: monotonic seconds (tests move their own)."""
 
-    def __init__(self, seconds: float = REFUSAL_LOG_SECONDS):
+    def __init__(self, seconds: float = REFUSAL_LOG_SECONDS, clock=time.monotonic):
         self.seconds, self._next, self._left_out = seconds, 0.0, 0
+        self._clock = clock
         self._lock = threading.Lock()
 
     def note(self, address: str, reason: str) -> None:
         with self._lock:
-            now = time.monotonic()
+            now = self._clock()
             if now < self._next:
                 self._left_out += 1
                 return
@@ -137,14 +138,16 @@ class _RefusalLog:
         log.warning("refused a malformed request from %s: %s%s", address, reason[:80], more)
 
 
-_refusals = _RefusalLog()
+refusals = RefusalLog()
 
 LOG_LINE_CHARS = 200
 """waitress logs a request's path in some lines ("Client disconnected while serving ..."):
 a path of 5,000 characters must not become a log line of 5,000 characters."""
 
 
-class _ShortLines(logging.Filter):
+class ShortLines(logging.Filter):
+    """Cuts a log line longer than LOG_LINE_CHARS (waitress's, on the server's logger)."""
+
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()
         if len(message) > LOG_LINE_CHARS:
@@ -152,7 +155,7 @@ class _ShortLines(logging.Filter):
         return True
 
 
-_short_lines = _ShortLines()
+short_lines = ShortLines()
 
 
 class _ApiErrorTask(ErrorTask):
@@ -160,11 +163,11 @@ class _ApiErrorTask(ErrorTask):
     without a colon, a NUL, a TLS hello) as the JSON the API answers everywhere else under
     ``/api``; plain text elsewhere, as waitress writes it. A request that broke off before
     its path has none: it gets the plain answer. Each refusal is logged in one short,
-    rate-limited line (:class:`_RefusalLog`)."""
+    rate-limited line (:class:`RefusalLog`)."""
 
     def execute(self):
         error = self.request.error
-        _refusals.note(self.channel.addr[0] if self.channel.addr else "?", f"{error.code} {error.reason}: {error.body}")
+        refusals.note(self.channel.addr[0] if self.channel.addr else "?", f"{error.code} {error.reason}: {error.body}")
         if not (getattr(self.request, "path", None) or "").startswith("/api/"):
             return super().execute()
         from web.api import http_error_body  # the core never imports the web at module level
@@ -270,7 +273,7 @@ class Server:
     def __init__(self, app: Flask, host: str, port: int, *, per_address: int = CONNECTIONS_PER_ADDRESS,
                  connection_limit: int = CONNECTION_LIMIT, request_seconds: float = REQUEST_SECONDS):
         self.app = app
-        logging.getLogger("waitress").addFilter(_short_lines)  # added once however many servers
+        logging.getLogger("waitress").addFilter(short_lines)  # added once however many servers
         self._map: dict = {}  # waitress's socket map: ours, so stop() can empty it
         from web.events import THIS_MACHINE  # the core never imports the web at module level
 

@@ -8,6 +8,7 @@ import threading
 import pytest
 
 from companion import table as table_module
+from companion import games
 from companion.games import IllegalAction
 from companion.table import Conflict, Forbidden, NotFound, StorageError, Table, TableError
 
@@ -146,7 +147,7 @@ def play_until_repeatable(table, wanted, seed=0):
     may do and see unchanged, so the rules would take the very same move again; return
     that seat and its view, with that move first."""
     chooser = random.Random(seed)
-    game = table._current.game
+    game = games.get(table.game_id)
     for _ in range(500):
         state = table.state()
         for seat in table.view(None)["to_act"]:
