@@ -92,7 +92,8 @@ def main() -> int:
         started = time.perf_counter()
         fonts.fit(text, 128)
         huge.append(time.perf_counter() - started)
-    print(f"fit a 200,000-character text to 128 px:    {milliseconds(huge)} (was asserted under 500 ms for both)")
+    print(f"fit a 200,000-character text to 128 px:    {', '.join(f'{t * 1000:.2f}' for t in huge)} ms "
+          "(wide glyphs, combining marks; once asserted under 500 ms together)")
     return 0
 
 
