@@ -4,7 +4,7 @@ Every module of ``companion``, ``web`` and ``hardware`` lives in one room (``ROO
 each room may import only the rooms ``MAY_IMPORT`` lists: the core (``companion``) knows
 nothing of the web or the hardware, except the composition root (the ``serve`` command and
 the CLI that dispatches to it), which wires them together; ``web`` and ``hardware`` never
-import each other; the core's floors run one way, games <- table <- bots, records, who starts.
+import each other; the core's floors run one way, games <- table <- bots, records, who starts, the turn clock.
 
 An import is any ``import``/``from`` statement, absolute or relative, at the top or inside a
 function (a late import closes a circle just the same), and any ``importlib.import_module``
@@ -27,6 +27,7 @@ ROOMS = {
     "bots": ["companion.bots.*"],
     "records": ["companion.records.*"],
     "first_player": ["companion.first_player"],
+    "clock": ["companion.clock"],
     "network": ["companion.network", "companion.stations"],
     "simulate": ["companion.simulate"],
     "root": ["companion.cli", "companion.serve", "companion.__main__"],
@@ -44,11 +45,12 @@ MAY_IMPORT = {
     "bots": {"base", "games", "table", "bots"},
     "records": {"base", "games", "table", "records"},
     "first_player": {"base", "games", "table", "first_player"},
+    "clock": {"base", "games", "table", "clock"},
     "network": {"base", "network"},
     "simulate": {"base", "games"},
     "root": set(ROOMS),
-    "web": {"base", "games", "table", "bots", "records", "first_player", "network", "web"},
-    "hardware": {"base", "games", "table", "bots", "first_player", "network", "hardware"},
+    "web": {"base", "games", "table", "bots", "records", "first_player", "clock", "network", "web"},
+    "hardware": {"base", "games", "table", "bots", "first_player", "clock", "network", "hardware"},
 }
 """The rooms each room may import (its own included)."""
 
