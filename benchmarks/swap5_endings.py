@@ -8,7 +8,7 @@ the bot sits at seat ``n % 2``, each level gets ``scale`` times its configured s
 processor time), and for each one this prints who won, after
 how many moves, the scores, and the moves where each side played a trump card. Then a
 summary: the bot's wins among the games that ended before the bots' last call (move 240,
-``swap5_search.LAST_CALL``) and among those that reached it, and the points it trailed by
+``search.LAST_CALL``) and among those that reached it, and the points it trailed by
 at the end of those. docs/bots.md ("Where the games are lost") reads it.
 
 ``--careful`` plays the arena's ``ahead`` player instead (``companion.bots.ahead``), more
@@ -29,7 +29,7 @@ import json
 from companion import games
 from companion.bots import greedy
 from companion.bots.arena import AHEAD, GREEDY, played_games, wilson
-from companion.bots.swap5_search import LAST_CALL
+from companion.games.swap5.search import LAST_CALL
 
 
 def _finished_by_margin(game, state: dict, seat: int) -> float:

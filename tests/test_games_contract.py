@@ -187,7 +187,7 @@ def test_random_games_keep_the_contract(game_id, players):
             searched, searched_actions = random_playout(game, players, seed, logged=False)
             assert searched_actions == actions and searched["log"] is None, "an unlogged game went another way"
             assert {**searched, "log": again["log"]} == again, "an unlogged game ended in another state"
-    if type(game)._scramble is not Game._scramble:  # the game has secrets: the check must have bitten
+    if type(game)._hidden is not Game._hidden:  # the game has secrets: the check must have bitten
         assert hidden_seen, f"{game_id} never had anything hidden to scramble: the leak check proved nothing"
 
 

@@ -10,7 +10,7 @@ endings and the ranking with its tie-breakers.
 
 The components the book does not list (the track layout, the die faces, the wolf and
 happening decks) come from an *edition*: the shipped, assumed one
-(``data/pig-house-edition.json``) or the owner's own, whose content (read with
+(``edition.json``) or the owner's own, whose content (read with
 :func:`load_edition`) is given in the ``edition`` option. :func:`validate_edition`
 refuses a bad one naming the field. The option holds the content, never a path: a
 game's options are recorded with it, so it replays the same even if the file changes
@@ -34,8 +34,8 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from .base import Game, Option, Words, seat_list, seat_ref
-from .rng import Rng
+from ..base import Box, Game, Hidden, Option, Place, Words, seat_list, seat_ref
+from ..rng import Rng
 
 PIGS_PER_PLAYER = 3
 MAX_WOLVES = 3
@@ -220,7 +220,7 @@ def load_edition(path: str | None = None) -> dict:
 
 @lru_cache(maxsize=1)
 def _shipped_edition() -> dict:
-    text = resources.files(__package__).joinpath("data", "pig-house-edition.json").read_text(encoding="utf-8")
+    text = resources.files(__package__).joinpath("edition.json").read_text(encoding="utf-8")
     return _parse_edition(text, "shipped with the companion")
 
 
@@ -266,6 +266,7 @@ def _clone(value: Any) -> Any:
 class PigHouse(Game):
     id = "pig-house"
     title = {"en": "Pig House (tracker)", "ja": "絶対安全‼3匹のこぶたハウス(トラッカー)"}
+    box = Box("pig-house", "Pig House (絶対安全‼3匹のこぶたハウス)")
     min_players = 2
     max_players = 4
     action_fields = {
@@ -1179,35 +1180,22 @@ class PigHouse(Game):
             found += [placed] if placed is not None else []
         return found
 
-    def _scramble(self, state: dict, seat: int | None, rng: Rng) -> None:
-        """Shuffle every face-down card: the happening deck with the unflipped corner cards, and
+    def _hidden(self, state: dict, seat: int | None) -> list[Hidden]:
+        """Every face-down card: the happening deck with the unflipped corner cards, and
         (virtual deck) the wolf cards whose face is hidden. The number on a wolf card's back is
         public, so the placed card and the deck's top card only trade with cards of their number."""
-        corners = [name for name in CORNERS if state["corner_cards"][name] is not None]
-        hidden = state["happening_deck"] + [state["corner_cards"][name] for name in corners]
-        rng.shuffle(hidden)
-        for name in corners:
-            state["corner_cards"][name] = hidden.pop()
-        state["happening_deck"] = hidden
+        corners = [Place(("corner_cards", name)) for name in CORNERS if state["corner_cards"][name] is not None]
+        hidden = [Hidden((Place(("happening_deck",)), *corners))]
         if "deck" not in state:
-            return
-        turn = state["turn"]
-        deck, pile = state["deck"], state["movement_pile"]
-        slots = [(deck, i) for i in range(len(deck))] + [(pile, i) for i in range(len(pile))]
-        constrained = [0] if deck else []
-        if turn["placed"] is not None:
-            constrained.append(len(slots))
-            slots.append((turn, "placed"))
+            return hidden
         number = {card["id"]: card["number"] for card in state["edition"]["wolf_cards"]}
-        pool = [where[key] for where, key in slots]
-        rng.shuffle(pool)
-        for index in constrained:
-            where, key = slots[index]
-            need = number[where[key]]
-            where[key] = pool.pop(next(i for i, card in enumerate(pool) if number[card] == need))
-        for index, (where, key) in enumerate(slots):
-            if index not in constrained:
-                where[key] = pool.pop()
+        deck = state["deck"]
+        places = [Place(("deck", index), back=number[deck[index]] if index == 0 else None) for index in range(len(deck))]
+        places.append(Place(("movement_pile",)))
+        placed = state["turn"]["placed"]
+        if placed is not None:
+            places.append(Place(("turn", "placed"), back=number[placed]))
+        return [*hidden, Hidden(tuple(places), back=number.__getitem__)]
 
     def _copy(self, state: dict) -> dict:
         """A copy as deep as this engine's mutations: the edition, the options, the log,

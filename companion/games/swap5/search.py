@@ -45,7 +45,7 @@ from __future__ import annotations
 import itertools
 import math
 
-from ..games import swap5
+from . import rules as swap5
 
 WIN = 100.0
 """A game won (its negative: lost), far above any points lead (at most 4)."""
@@ -564,7 +564,7 @@ class Search:
         return ties[rng.randbelow(len(ties))][0]
 
 
-def patient(game, view: dict, actions: list[dict]) -> list[dict]:
+def narrowed(game, view: dict, actions: list[dict]) -> list[dict]:
     """The actions the bot weighs: all of them, but only its trump cards after
     :data:`LAST_CALL` moves while it holds one, and after :data:`FIRST_CALL` while it holds
     two."""
