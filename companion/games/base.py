@@ -32,12 +32,9 @@ import re
 import reprlib
 from dataclasses import dataclass, field
 from importlib import import_module
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
 from .rng import Rng
-
-if TYPE_CHECKING:
-    from .knowledge import BotKnowledge
 
 LOG_KEEP = 40
 """How many log entries a state keeps. The full history is the table's action log."""
@@ -562,7 +559,7 @@ class Game:
         return self.bot_module is not None
 
     @property
-    def bot(self) -> "BotKnowledge | None":
+    def bot(self) -> Any:
         """What a bot knows of this game (:class:`companion.games.knowledge.BotKnowledge`), or
         None for a game without a bot (the trackers follow physical games). Loaded on first
         use from :attr:`bot_module`, so a table without bots never imports it."""
