@@ -222,10 +222,8 @@ class MeowOracle(Game):
         return [state["turn"]]
 
     def _reveal_count(self, state: dict, seat: int) -> int:
-        """Cards to reveal on ``seat``'s turn: 3; with 2 players 2, except 3 on its first turn."""
-        if state["players"] == 2 and state["turns"][seat] > 0:
-            return 2
-        return 3
+        """Cards to reveal on ``seat``'s turn (see :func:`_turn_size`)."""
+        return _turn_size(state["players"], state["turns"][seat])
 
     def _recipients(self, state: dict, seat: int) -> list[int]:
         """Who is handed one revealed card, once per card: yourself, the next player and
@@ -587,14 +585,11 @@ class MeowOracle(Game):
     def _restore(self, state: dict, view: dict, rng: Rng) -> None:
         public, players = view["public"], view["players"]
         cells = [[cell for row in area for cell in row] for area in public["areas"]]
-        turns = _turns_done(public, players)
         turn = public["turn"]
-        recipients = [turn, (turn + 1) % players, (turn + 2) % players]
-        if players == 2:
-            recipients = [turn, turn, 1 - turn] if turns[turn] == 0 else [turn, 1 - turn]
+        state["turns"] = turns = _turns_done(public, players)
         still = list(public["owed"])
         owed = []
-        for seat in recipients:
+        for seat in self._recipients(state, turn):
             if still[seat]:
                 owed.append(seat)
                 still[seat] -= 1
@@ -632,7 +627,8 @@ class MeowOracle(Game):
 
 
 def _turn_size(players: int, turns_done: int) -> int:
-    """Cards a turn hands out (RULINGS §2): 3, but 2 with 2 players after a seat's first turn."""
+    """Cards a turn reveals and hands out (RULINGS §2): 3; with 2 players 2, except 3 on a
+    seat's first turn of the round."""
     return 2 if players == 2 and turns_done > 0 else 3
 
 
@@ -657,7 +653,6 @@ def _turns_done(public: dict, players: int) -> list[int]:
     if seat != public["turn"]:
         raise ValueError("this Meow Oracle view does not add up: the cards handed out do not lead to the seat on turn")
     return turns
-
 
 
 def _face_down(down: list) -> compress:

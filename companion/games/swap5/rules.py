@@ -186,7 +186,7 @@ def _line_runs() -> dict[str, tuple[tuple[str, int, int], ...]]:
 LINE_RUNS = _line_runs()
 """The scoring runs of every text a line can hold, as ``(colour, start, end)`` inside the
 text (texts without one are not listed). Public: the two-player bot's search
-(``companion.bots.swap5_search``) scores its boards with the engine's own tables."""
+(:mod:`.search`) scores its boards with the engine's own tables."""
 LINE_SLICES = tuple((line_slice(line), line) for line in LINES)
 """Every line as (its slice of the board string, its cells)."""
 

@@ -23,7 +23,7 @@ leave me?". So does this search:
 
 The rules are played here on the board string with the engine's tables (lines, runs,
 neighbours, trump cards), much faster than the engine's states, which a search at a
-twentieth of a second could not afford; ``tests/bots/test_swap5_search.py`` checks this
+twentieth of a second could not afford; ``tests/games/test_swap5_search.py`` checks this
 little engine against the real one. The moves are weighed best first by a one-move look
 (:meth:`Search.first_look`), so a search cut short by its deadline has weighed the likely
 best. Strong's larger budget lets it look one ply further for its best few moves: after
