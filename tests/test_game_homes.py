@@ -62,7 +62,8 @@ def test_a_games_home_holds_its_rules_and_what_a_bot_knows_of_it():
     for game_id in games.ids():
         game = games.get(game_id)
         module = type(game).__module__
-        assert module.startswith("companion.games.") and module.count(".") == 3, module
+        assert module.startswith("companion.games.") and module.count(".") == 3, \
+            f"{game_id} is played by {module}, not by a module of its home companion/games/<game>/ (docs/adding-a-game.md)"
         knowledge = game.bot
         if knowledge is not None:
             assert type(knowledge).__module__.rpartition(".")[0] == module.rpartition(".")[0]
