@@ -34,7 +34,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from ..base import Box, Game, Hidden, Option, Place, Words, seat_list, seat_ref
+from ..base import UNSEEN, Box, Game, Hidden, Option, Place, Words, seat_list, seat_ref
 from ..rng import Rng
 
 PIGS_PER_PLAYER = 3
@@ -1181,21 +1181,81 @@ class PigHouse(Game):
         return found
 
     def _hidden(self, state: dict, seat: int | None) -> list[Hidden]:
-        """Every face-down card: the happening deck with the unflipped corner cards, and
-        (virtual deck) the wolf cards whose face is hidden. The number on a wolf card's back is
+        """Every card whose face the views do not show: the happening deck with the unflipped
+        corner cards and the discards (the views count them; the happenings of the turn, shown,
+        stay where they are), and (virtual deck) the wolf cards of the deck, the discards, the
+        movement pile and the card placed beside the deck. The number on a wolf card's back is
         public, so the placed card and the deck's top card only trade with cards of their number."""
         corners = [Place(("corner_cards", name)) for name in CORNERS if state["corner_cards"][name] is not None]
-        hidden = [Hidden((Place(("happening_deck",)), *corners))]
+        shown = len(state["turn"]["happenings"])
+        discards = [Place(("happening_discard", index)) for index in range(len(state["happening_discard"]) - shown)]
+        happenings = tuple(card["id"] for card in state["edition"]["happenings"])
+        hidden = [Hidden((Place(("happening_deck",)), *corners, *discards), cards=happenings)]
         if "deck" not in state:
             return hidden
         number = {card["id"]: card["number"] for card in state["edition"]["wolf_cards"]}
         deck = state["deck"]
         places = [Place(("deck", index), back=number[deck[index]] if index == 0 else None) for index in range(len(deck))]
-        places.append(Place(("movement_pile",)))
+        places += [Place(("movement_pile",)), Place(("discard",))]
         placed = state["turn"]["placed"]
         if placed is not None:
             places.append(Place(("turn", "placed"), back=number[placed]))
-        return [*hidden, Hidden(tuple(places), back=number.__getitem__)]
+        return [*hidden, Hidden(tuple(places), cards=tuple(number), back=number.__getitem__)]
+
+    def _restore(self, state: dict, view: dict, rng: Rng) -> None:
+        """What the view shows; the virtual deck's top card and the card placed beside it, whose
+        numbers show, are drawn among the unseen wolf cards of those numbers. What no view
+        shows and no rule reads again is taken plainly: the wolf numbers keyed this turn."""
+        public = view["public"]
+        numbers = {card["id"]: card["number"] for card in state["edition"]["wolf_cards"]}
+        turn_happenings = [card["id"] for card in public["happenings"]]
+        happening_counts = public["happening_deck"]
+        schedule = [None if chip["card"] is None else _entry(chip["card"]) for chip in public["schedule"]]
+        attack = public["attack"]
+        state.update(
+            phase=public["phase"],
+            scout_distance=public["scout_distance"],
+            wolves=[{"id": wolf["id"], "square": wolf["square"]} for wolf in public["wolves"]],
+            next_wolf_id=max(wolf["id"] for wolf in public["wolves"]) + 1,
+            schedule=schedule,
+            reshuffled=public["wolf_deck"]["reshuffled"],
+            last_move=public["last_move"],
+            corner_cards={name: None if public["corners_flipped"][name] else UNSEEN for name in CORNERS},
+            happening_deck=[UNSEEN] * happening_counts["left"],
+            happening_discard=[UNSEEN] * (happening_counts["discard"] - len(turn_happenings)) + turn_happenings,
+            pots=public["pots"],
+            pigs=list(public["pigs"]),
+            invincibility_used=list(public["invincibility_used"]),
+            ending=public["ending"],
+            tiebreak=public["tiebreak"],
+        )
+        placed = public["placed_number"]
+        keyed = {"top": [placed], "second": [min(numbers.values())]}.get(public["keying"], [])
+        if "deck" in state:
+            counts = public["wolf_deck"]
+            seen = {entry["card"] for entry in schedule if entry is not None}
+            free = [card for card in numbers if card not in seen]
+            rng.shuffle(free)
+            top = [] if counts["top_number"] is None else [_take(free, numbers, counts["top_number"])]
+            placed = None if placed is None else _take(free, numbers, placed)
+            state.update(deck=top + [UNSEEN] * (counts["left"] - len(top)), discard=[UNSEEN] * counts["discard"],
+                         movement_pile=[UNSEEN] * counts["movement_pile"])
+        else:
+            state["deck_left"] = public["wolf_deck"]["left"]
+        state["turn"] = {
+            "number": public["turn"],
+            "seat": 0 if public["seat"] is None else public["seat"],  # the ranking reads no seat on turn
+            "step": public["step"],
+            "face": None if public["die"] is None else public["die"]["face"],
+            "pigs_left": public["pig_actions_left"],
+            "pot_pending": public["pot_pending"],
+            "tiles": public["tiles_placed"],
+            "placed": placed,
+            "keyed": keyed,
+            "happenings": turn_happenings,
+            "attack": None if attack is None else {"card": _entry(attack["card"]), "attackers": list(attack["attackers"]),
+                                                   "invincible": list(attack["invincible"]), "lost": dict(attack["lost"])},
+        }
 
     def _copy(self, state: dict) -> dict:
         """A copy as deep as this engine's mutations: the edition, the options, the log,
@@ -1213,3 +1273,13 @@ class PigHouse(Game):
 
 
 GAME = PigHouse()
+
+
+def _entry(shown: dict) -> dict:
+    """A schedule entry from its view (see PigHouse._entry_view)."""
+    return {"card": shown["id"], "number": shown["number"], "mark": shown["mark"]}
+
+
+def _take(free: list[str], numbers: dict[str, int], number: int) -> str:
+    """The first card of ``free`` (shuffled) with ``number`` on its back, taken out of it."""
+    return free.pop(next(index for index, card in enumerate(free) if numbers[card] == number))
