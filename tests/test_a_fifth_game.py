@@ -16,7 +16,6 @@ import csv
 import io
 import json
 import re
-import tempfile
 from urllib.parse import unquote
 
 import pytest
@@ -202,10 +201,10 @@ def test_the_toy_is_offered_everywhere_a_game_is(toy, table, tmp_path):
         app.extensions["companion"].events.stop()
 
 
-def test_the_panel_starts_the_toy_and_shows_its_status(toy):
+def test_the_panel_starts_the_toy_and_shows_its_status(toy, tmp_path):
     """The panel's game list offers it; started there, its status screen (the generic one:
     the panel's own renderers know only the four) says whose turn it is."""
-    config = load_config(None, {"hardware": "mock", "data_dir": tempfile.mkdtemp()})
+    config = load_config(None, {"hardware": "mock", "data_dir": str(tmp_path / "panel")})
     table = Table(config.data_dir)
     panel = create_panel(config, table, public_url="http://192.168.1.20:8000/")
     panel.start()
