@@ -28,7 +28,7 @@ LION_OTHERS_WEIGHT = 1.5
 
 
 def _lion_losses(field: list, taken: list[int], me: int, my_gazelles: int) -> list[int]:
-    """Each seat's damage (the engine's :func:`~companion.games.damage`) were
+    """Each seat's damage (the engine's :func:`~.rules.damage`) were
     the round to end with ``field`` (``[row, column, card]`` entries) and ``taken`` cards
     taken; only ``me``'s gazelles in hand are known.
 
@@ -118,8 +118,6 @@ def lion_square_margins(game: Game, view: dict, actions: list[dict], rng: Rng, o
         worth.append(max(_lion_margin_with(kept, now_taken, me, gazelles, place, others_weight) for place in places)
                      if places else _lion_margin(_lion_losses(kept, now_taken, me, gazelles), me, others_weight))
     return worth
-
-
 
 
 def lion_pass_values(actions: list[dict]) -> list[float]:

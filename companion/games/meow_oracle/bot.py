@@ -83,7 +83,6 @@ def _fitting(game: Game, state: dict, seat: int, rng: Rng) -> dict:
     return game.random_action(state, seat, rng.randbelow)
 
 
-
 # --------------------------------------------------------------------------- the greedy player
 
 
@@ -156,7 +155,7 @@ _SNAKE_PAIRS = tuple(zip(meow_oracle.SNAKE, meow_oracle.SNAKE[1:]))
 
 def meow_round_points(area: list[str | None]) -> int:
     """An area's round points (nine card ids, row by row) by the game's scoring
-    (:func:`meow_oracle.score_area`, checked against it in the tests), without building a
+    (:func:`~.rules.score_area`, checked against it in the tests), without building a
     grid: it is asked hundreds of times a move. A cell left empty (None) scores nothing and
     stops the run."""
     first = area[meow_oracle.SNAKE[0]]
