@@ -12,6 +12,7 @@ the contract's ``scramble_hidden`` and ``resample`` work for it as for the real 
 
 from __future__ import annotations
 
+import concurrent.futures
 import csv
 import io
 import json
@@ -21,7 +22,7 @@ from urllib.parse import unquote
 import pytest
 
 from companion import games
-from companion.bots import LEVELS, choose
+from companion.bots import LEVELS, Budget, choose
 from companion.bots.seats import BotSeats
 from companion.config import BotsConfig, load_config
 from companion.games.base import UNSEEN, Box, Game, Hidden, Place, seat_list
@@ -109,11 +110,9 @@ BOT = BotKnowledge()
 class InProcess:
     """A bot thinker choosing in this process (the worker process would not know the toy)."""
 
-    def think(self, game_id, view, *, level, seconds):
-        import concurrent.futures
-
+    def think(self, game_id, view, *, level, budget):
         future = concurrent.futures.Future()
-        future.set_result(choose(games.get(game_id), view, iterations=30, seed=1, level=level))
+        future.set_result(choose(games.get(game_id), view, budget=Budget.iterations(30), seed=1, level=level))
         return future
 
     def close(self):
@@ -172,13 +171,13 @@ def test_the_toy_is_offered_everywhere_a_game_is(toy, table, tmp_path):
         assert hint.status_code == 200, hint.get_json()
         assert hint.get_json()["action"] in table.view(0)["actions"]
         for level in LEVELS:
-            assert choose(toy, table.view(0), iterations=20, seed=2, level=level) in table.view(0)["actions"]
+            assert choose(toy, table.view(0), budget=Budget.iterations(20), seed=2, level=level) in table.view(0)["actions"]
 
         # Played to the end (the bot's moves chosen by the bot), it is recorded.
         while not table.public()["game"]["over"]:
             seat = table.view(None)["to_act"][0]
             view = table.view(seat)
-            action = choose(toy, view, iterations=20, seed=seat) if seat == 1 else view["actions"][0]
+            action = choose(toy, view, budget=Budget.iterations(20), seed=seat) if seat == 1 else view["actions"][0]
             table.act(seat, action, table.version)
         plays = phone.get(f"/api/plays?game={TOY}").get_json()["plays"]
         assert len(plays) == 1 and plays[0]["title"] == HighCard.title

@@ -7,8 +7,8 @@ expected points, Lion Square's with a weighted margin and a deliberate pass, SWA
 careful one) or ``random`` (uniform among the legal actions).
 The entries rotate over the table's seats from game to game (entry ``i`` sits at seat
 ``(i + game) % players``), so no entry is favoured by where it sits. Everything follows
-from ``seed``: the deals, the random players and the bots' searches (with an iteration
-budget the whole run is reproducible).
+from ``seed``: the deals, the random players and the bots' searches (with a budget of
+iterations the whole run is reproducible).
 """
 
 from __future__ import annotations
@@ -22,8 +22,9 @@ from typing import Iterator
 from ..config import BotsConfig
 from ..games import Game
 from ..games.rng import Rng
-from . import LEVELS, budget, choose, supported
+from . import LEVELS, choose, supported
 from .ahead import ahead_action
+from .budget import Budget
 from .greedy import greedy_action
 
 RANDOM = "random"
@@ -74,27 +75,6 @@ def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, (centre - spread) / scale), min(1.0, (centre + spread) / scale)
 
 
-def budgets(
-    seats: list[str], seconds: float | None, iterations: int | None, config: BotsConfig, scale: float | None = None
-) -> dict:
-    """Each level's ``choose`` budget. ``seconds`` or ``iterations`` is the ``normal``
-    level's, and the other levels keep the ratio of their configured seconds to it;
-    ``scale`` gives every level that share of its configured seconds, in processor time
-    (0.1: what a Raspberry Pi Zero 2 W, about a tenth as fast, does in the configured
-    time); with none, every level thinks for its configured seconds."""
-    normal = budget("normal", config)
-    found = {}
-    for level in set(seats) - set(PLAYERS):
-        share = budget(level, config) / normal
-        if scale is not None:
-            found[level] = {"cpu_seconds": scale * budget(level, config)}
-        elif iterations is not None:
-            found[level] = {"iterations": max(1, round(iterations * share))}
-        else:
-            found[level] = {"seconds": (seconds * share) if seconds is not None else budget(level, config)}
-    return found
-
-
 @dataclass
 class Played:
     """One game of an arena run, as :func:`played_games` yields it."""
@@ -116,8 +96,7 @@ def played_games(
     games: int,
     seed: int,
     *,
-    seconds: float | None = None,
-    iterations: int | None = None,
+    budget: Budget | None = None,
     scale: float | None = None,
     config: BotsConfig | None = None,
 ) -> Iterator[Played]:
@@ -134,18 +113,11 @@ def played_games(
         raise ValueError(f"{game.title['en']} is for {counts} players, but --seats names {len(seats)}")
     if type(games) is not int or games < 1:
         raise ValueError(f"the number of games must be a whole number of 1 or more, not {games!r}")
-    if sum(budget is not None for budget in (seconds, iterations, scale)) > 1:
-        raise ValueError("give one of --seconds, --iterations and --scale, not more")
-    if scale is not None and not scale > 0:
-        raise ValueError(f"--scale must be a positive number, not {scale!r}")
-    if seconds is not None and not seconds > 0:
-        raise ValueError(f"--seconds must be a positive number, not {seconds!r}")
-    if iterations is not None and iterations < 1:
-        raise ValueError(f"--iterations must be 1 or more, not {iterations!r}")
-    return _play(game, seats, games, seed, budgets(seats, seconds, iterations, config or BotsConfig(), scale))
+    budgets = {level: Budget.for_level(level, config, normal=budget, scale=scale) for level in LEVELS}
+    return _play(game, seats, games, seed, budgets)
 
 
-def _play(game: Game, seats: list[str], games: int, seed: int, per_level: dict) -> Iterator[Played]:
+def _play(game: Game, seats: list[str], games: int, seed: int, budgets: dict[str, Budget]) -> Iterator[Played]:
     players = len(seats)
     rng = Rng.from_seed(seed)
     for number in range(games):
@@ -166,7 +138,7 @@ def _play(game: Game, seats: list[str], games: int, seed: int, per_level: dict) 
             else:
                 started = time.process_time()
                 action = choose(game, _seat_view(game, state, seat, actions), seed=rng.next64() >> 1, level=entry,
-                                notes=notes[seat], **per_level[entry])
+                                notes=notes[seat], budget=budgets[entry])
                 slowest[seat] = max(slowest.get(seat, 0.0), time.process_time() - started)
             state = game.apply(state, seat, action)
             moves.append((seat, action))
@@ -179,19 +151,21 @@ def arena(
     games: int,
     seed: int,
     *,
-    seconds: float | None = None,
-    iterations: int | None = None,
+    budget: Budget | None = None,
     scale: float | None = None,
     config: BotsConfig | None = None,
 ) -> ArenaResult:
-    """Play ``games`` games of ``game`` between the entries of ``seats``."""
+    """Play ``games`` games of ``game`` between the entries of ``seats``. ``budget`` is the
+    ``normal`` level's (the other levels keep the ratio of their configured seconds to it);
+    ``scale`` gives every level that share of its configured seconds, in processor time;
+    with neither, every level thinks for its configured seconds (:meth:`.Budget.for_level`
+    with ``config``, the built-in defaults when None)."""
     players = len(seats)
     wins = [0.0] * players
     lions = 0
     moves = []
     slowest = [None if entry in PLAYERS else 0.0 for entry in seats]
-    for played in played_games(game, seats, games, seed, seconds=seconds, iterations=iterations, scale=scale,
-                               config=config):
+    for played in played_games(game, seats, games, seed, budget=budget, scale=scale, config=config):
         moves.append(len(played.moves))
         for seat, seconds_taken in played.slowest.items():
             place = played.place(seat)
