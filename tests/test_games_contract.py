@@ -5,7 +5,10 @@ For every game id and every player count, seeded random games run through
 
 * the components are conserved (the same cards, wherever they are);
 * no view leaks: a seat's view does not change when everything hidden from it (other
-  seats' secrets, face-down cards, the RNG) is shuffled among itself;
+  seats' secrets, face-down cards, the RNG: the engine's ``_hidden`` places) is shuffled
+  among itself;
+* a seat's view of a state resampled from its view (``resample``: the bots' sampler,
+  OpenSpiel's ``ResampleFromInfostate``) is that view;
 * the RNG state never appears in a view;
 * ``load(dump(s)) == s`` and views are JSON;
 * listed actions apply, and a sample of unlisted ones is refused with IllegalAction,
@@ -30,6 +33,7 @@ import pytest
 
 from companion import games
 from companion.games import Game, IllegalAction
+from companion.games.rng import Rng
 from companion.simulate import MAX_STEPS, random_playout
 
 GAMES = int(os.environ.get("COMPANION_RANDOM_GAMES", "400"))  # per game id
@@ -82,6 +86,8 @@ def _deep_checks(game, state, chooser, hidden_seen):
         assert game.components(scrambled) == game.components(state), "scrambling lost or made components"
         if seat is not None:
             assert view["public"] == public, "the public part differs between seats"
+            resampled = game.resample(view, Rng.from_seed(state["version"] * 8 + seat))  # chooser left as it was
+            assert game.view(resampled, seat) == view, f"seat {seat}'s view of a state resampled from it differs"
         assert set(view["waiting_for"]) <= set(view["to_act"]), "a seat is awaited that may not act"
     for seat in game.to_act(state):
         legal = game.legal_actions(state, seat)
@@ -190,7 +196,7 @@ def test_random_games_keep_the_contract(game_id, players):
             searched, searched_actions = random_playout(game, players, seed, logged=False)
             assert searched_actions == actions and searched["log"] is None, "an unlogged game went another way"
             assert {**searched, "log": again["log"]} == again, "an unlogged game ended in another state"
-    if type(game)._scramble is not Game._scramble:  # the game has secrets: the check must have bitten
+    if type(game)._hidden is not Game._hidden:  # the game has secrets: the check must have bitten
         assert hidden_seen, f"{game_id} never had anything hidden to scramble: the leak check proved nothing"
 
 

@@ -30,7 +30,6 @@ import statistics
 from collections import Counter, defaultdict
 
 from .. import games
-from .exports import BOARD_GAMES
 from .plays import player_key
 
 
@@ -41,7 +40,7 @@ def stats(plays: list[dict]) -> dict:
         "plays": len(finished),
         "abandoned": len(plays) - len(finished),
         "hours": _hours(plays),
-        "h_index": h_index(Counter(BOARD_GAMES[play["game"]][0] for play in finished).values()),
+        "h_index": h_index(Counter(games.get(play["game"]).box.id for play in finished).values()),
         "games": _games(plays),
         "players": _players(plays),
         "longest_turn": _longest_turn(plays),
@@ -139,7 +138,7 @@ def _players(plays: list[dict]) -> list[dict]:
                 continue
             player["plays"] += 1
             player["wins"] += seat["winner"]
-            board_games[key][BOARD_GAMES[play["game"]][0]] += 1
+            board_games[key][games.get(play["game"]).box.id] += 1
     for key, player in found.items():
         if player["plays"]:
             player["win_rate"] = round(player["wins"] / player["plays"], 4)

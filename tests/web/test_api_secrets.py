@@ -180,7 +180,7 @@ def test_random_games_over_http_leak_no_secret(api, table, host, game_id):
         assert play_and_check(api, table, host, game_id, players, seed=players) == []
 
 
-WITH_SECRETS = [g for g in games.ids() if type(games.get(g))._scramble is not Game._scramble]
+WITH_SECRETS = [g for g in games.ids() if type(games.get(g))._hidden is not Game._hidden]
 
 
 @pytest.mark.parametrize("game_id", WITH_SECRETS)

@@ -23,11 +23,12 @@ What the UI needs is documented in ``docs/trackers.md``.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from . import meow_oracle
-from .base import FIRST_PLAYER, Game, Words, seat_list, seat_ref, whole_number_problem
-from .rng import Rng
+from . import rules as meow_oracle
+from ..base import FIRST_PLAYER, Game, Words, seat_list, seat_ref, whole_number_problem
+from ..rng import Rng
 
 ROUNDS = meow_oracle.ROUNDS
 
@@ -64,6 +65,7 @@ _STEP_NOW = {
 class MeowOracleScorer(Game):
     id = "meow-oracle-scorer"
     title = {"en": "Meow Oracle scorer", "ja": "オラクルカード 得点計算"}
+    box = meow_oracle.BOX
     min_players = 2
     max_players = 4
     action_fields = {
@@ -293,6 +295,13 @@ class MeowOracleScorer(Game):
     def start_player(self, state: dict) -> int | None:
         """The first round's start player, as entered (None until the first round's entry names it)."""
         return state["rounds"][0]["start_player"] if state["rounds"] else state["start_player"]
+
+    def _restore(self, state: dict, view: dict, rng: Rng) -> None:
+        """Nothing is hidden: the view shows the whole state."""
+        public = view["public"]
+        state.update(step=public["step"], round=public["round"], start_player=public["start_player"],
+                     areas=json.loads(json.dumps(public["areas"])), typed=list(public["typed"]),
+                     rounds=json.loads(json.dumps(public["results"])))
 
     def _public_view(self, state: dict) -> dict:
         players = state["players"]

@@ -1,4 +1,4 @@
-"""The two-player SWAP 5 search (companion/bots/swap5_search.py): its little engine on board
+"""The two-player SWAP 5 search (companion/games/swap5/search.py): its little engine on board
 strings agrees with the real one, it reads the endings the book describes, it sees only
 the seat's view, it ends its games, and what it leaves unread changes no move it may play."""
 
@@ -10,11 +10,11 @@ import pytest
 
 from companion import games
 from companion.bots import choose
-from companion.bots import swap5_search
 from companion.bots.budget import Budget
+from companion.games.swap5 import search as swap5_search
 from companion.bots.greedy import greedy_action
 from companion.bots.ismcts import action_key
-from companion.games import swap5
+from companion.games.swap5 import rules as swap5
 from companion.games.rng import Rng
 from companion.table import Table
 

@@ -23,7 +23,7 @@ leave me?". So does this search:
 
 The rules are played here on the board string with the engine's tables (lines, runs,
 neighbours, trump cards), much faster than the engine's states, which a search at a
-twentieth of a second could not afford; ``tests/bots/test_swap5_search.py`` checks this
+twentieth of a second could not afford; ``tests/games/test_swap5_search.py`` checks this
 little engine against the real one. The moves are weighed best first by a one-move look
 (:meth:`Search.first_look`), so a search cut short by its deadline has weighed the likely
 best. Strong's larger budget lets it look one ply further for its best few moves: after
@@ -45,7 +45,7 @@ from __future__ import annotations
 import itertools
 import math
 
-from ..games import swap5
+from . import rules as swap5
 
 WIN = 100.0
 """A game won (its negative: lost), far above any points lead (at most 4)."""
@@ -566,7 +566,7 @@ class Search:
         return ties[rng.randbelow(len(ties))][0]
 
 
-def patient(game, view: dict, actions: list[dict]) -> list[dict]:
+def narrowed(game, view: dict, actions: list[dict]) -> list[dict]:
     """The actions the bot weighs: all of them, but only its trump cards after
     :data:`LAST_CALL` moves while it holds one, and after :data:`FIRST_CALL` while it holds
     two."""
