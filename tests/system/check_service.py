@@ -223,12 +223,18 @@ def test_stop_with_bots_seated_takes_under_3_s_and_warns_of_nothing(table):
                   "sys.exit(json.load(urllib.request.urlopen('http://127.0.0.1/api/view'))['game_version'] < 2)\"",
                   600, "the bots to make two moves")
     cursor = pi.run("journalctl --show-cursor -n 0 --quiet | sed -n 's/^-- cursor: //p'").out.strip()
-    took = pi.run(f"s=$(date +%s%N); systemctl stop {UNIT}; e=$(date +%s%N); echo $(( (e - s) / 1000000 ))", timeout=60)
+    pi.run(f"systemctl stop {UNIT}", timeout=60)
     log = pi.run(f"journalctl --after-cursor='{cursor}' -u {UNIT} --no-pager -o short-monotonic").out
     pi.run(f"systemctl start {UNIT}", timeout=300)
     wait_ready(pi)
-    milliseconds = int(took.out.strip())
-    print(f"systemctl stop took {milliseconds} ms")
-    assert milliseconds < 3000, f"systemctl stop took {milliseconds} ms with bots seated; the unit's log:\n{log}"
+    # The stop's time by systemd's own clock, from "Stopping" to "Stopped": timing the
+    # systemctl command instead adds the start of two processes in the emulated guest,
+    # which a loaded host made 1.5 s of a 3.1 s "stop" (the unit itself took 1.6 s).
+    stamps = {event: float(line.split("]", 1)[0].lstrip("[ "))
+              for line in log.splitlines() for event in ("Stopping", "Stopped") if f"systemd[1]: {event} " in line}
+    assert set(stamps) == {"Stopping", "Stopped"}, f"the unit's log has no Stopping/Stopped pair:\n{log}"
+    milliseconds = round((stamps["Stopped"] - stamps["Stopping"]) * 1000)
+    print(f"the unit stopped in {milliseconds} ms (systemd's Stopping to Stopped)")
+    assert milliseconds < 3000, f"the unit took {milliseconds} ms to stop with bots seated; its log:\n{log}"
     warnings = [line for line in log.splitlines() if "WARNING" in line or "Killing process" in line or "SIGKILL" in line]
     assert not warnings, "stopping logged warnings:\n" + "\n".join(warnings)
