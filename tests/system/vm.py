@@ -350,8 +350,11 @@ class VirtualPi:
         self._wait(lambda: self.boot_id is not None and self.boot_id != previous_boot, timeout,
                    "the virtual Pi's agent to say hello after " + ("booting" if previous_boot is None else "rebooting"))
         # Under slow emulation the boot's mount of the share can run before the 9p transport's
-        # module has loaded, and fail ("Failed to mount /mnt/host"): mount it now if so.
-        self.run("mountpoint -q /mnt/host || mount /mnt/host", timeout=300)
+        # module has loaded, and fail ("Failed to mount /mnt/host"); or it is still under way
+        # when the agent says hello (the mount is nofail), and a mount of our own races it
+        # ("already mounted"). Starting systemd's own mount unit waits for the one under way
+        # and tries a failed one again.
+        self.run("systemctl start mnt-host.mount && mountpoint -q /mnt/host", timeout=300)
 
     def reboot(self, timeout: float = 900) -> None:
         previous = self.boot_id
