@@ -22,8 +22,11 @@ from companion.serve import Server
 from companion.table import Table
 from web import create_app
 
-ACTION_TIMEOUT_MS = 10_000
-"""How long a click or an expectation waits for the page before the test fails."""
+ACTION_TIMEOUT_MS = 30_000
+"""How long a click, a navigation or an expectation waits for the page before the test
+fails: a bound on a hang, not an expectation (each wait ends as soon as the page is there).
+10 s was once too short for a navigation on a 2-core machine running the suite beside a
+virtual Pi."""
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "locale": "en-US", "has_touch": True, "is_mobile": True}
 
