@@ -9,6 +9,11 @@ The entries rotate over the table's seats from game to game (entry ``i`` sits at
 ``(i + game) % players``), so no entry is favoured by where it sits. Everything follows
 from ``seed``: the deals, the random players and the bots' searches (with an iteration
 budget the whole run is reproducible).
+
+``workers`` stands for the processes a level's search runs on (``[bots] workers``): their
+searches are made one after the other here, each with the level's budget of its own
+(:class:`.parallel.InProcessPool`), and summed, as a Pi's workers do at once on cores of
+their own; a decision's processor time counts the longest worker only.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from ..games.rng import Rng
 from . import LEVELS, budget, choose, supported
 from .ahead import ahead_action
 from .greedy import greedy_action
+from .parallel import InProcessPool
 
 RANDOM = "random"
 GREEDY = "greedy"
@@ -120,6 +126,7 @@ def played_games(
     iterations: int | None = None,
     scale: float | None = None,
     config: BotsConfig | None = None,
+    workers: int = 1,
 ) -> Iterator[Played]:
     """The games of an arena run (see :func:`arena`), one by one as each ends: the run's
     checks are made before the first is played."""
@@ -142,10 +149,12 @@ def played_games(
         raise ValueError(f"--seconds must be a positive number, not {seconds!r}")
     if iterations is not None and iterations < 1:
         raise ValueError(f"--iterations must be 1 or more, not {iterations!r}")
-    return _play(game, seats, games, seed, budgets(seats, seconds, iterations, config or BotsConfig(), scale))
+    pool = InProcessPool(workers)  # a ValueError for a bad number of workers, before any game
+    return _play(game, seats, games, seed, budgets(seats, seconds, iterations, config or BotsConfig(), scale), pool)
 
 
-def _play(game: Game, seats: list[str], games: int, seed: int, per_level: dict) -> Iterator[Played]:
+def _play(game: Game, seats: list[str], games: int, seed: int, per_level: dict,
+          pool: InProcessPool) -> Iterator[Played]:
     players = len(seats)
     rng = Rng.from_seed(seed)
     for number in range(games):
@@ -165,9 +174,11 @@ def _play(game: Game, seats: list[str], games: int, seed: int, per_level: dict) 
                 action = ahead_action(game, _seat_view(game, state, seat, actions), rng)
             else:
                 started = time.process_time()
+                pool.overlap = 0.0  # stays 0 for a decision that makes no tree search
                 action = choose(game, _seat_view(game, state, seat, actions), seed=rng.next64() >> 1, level=entry,
-                                notes=notes[seat], **per_level[entry])
-                slowest[seat] = max(slowest.get(seat, 0.0), time.process_time() - started)
+                                notes=notes[seat], pool=pool, **per_level[entry])
+                took = time.process_time() - started - pool.overlap  # the other workers searched at once
+                slowest[seat] = max(slowest.get(seat, 0.0), took)
             state = game.apply(state, seat, action)
             moves.append((seat, action))
         yield Played(number, entries, state, moves, slowest)
@@ -183,15 +194,17 @@ def arena(
     iterations: int | None = None,
     scale: float | None = None,
     config: BotsConfig | None = None,
+    workers: int = 1,
 ) -> ArenaResult:
-    """Play ``games`` games of ``game`` between the entries of ``seats``."""
+    """Play ``games`` games of ``game`` between the entries of ``seats``, each level's
+    search on ``workers`` workers (see the module's doc)."""
     players = len(seats)
     wins = [0.0] * players
     lions = 0
     moves = []
     slowest = [None if entry in PLAYERS else 0.0 for entry in seats]
     for played in played_games(game, seats, games, seed, seconds=seconds, iterations=iterations, scale=scale,
-                               config=config):
+                               config=config, workers=workers):
         moves.append(len(played.moves))
         for seat, seconds_taken in played.slowest.items():
             place = played.place(seat)

@@ -114,13 +114,15 @@ class WorkerThinker:
     60 s; systemd allows 15 s to stop). A worker that dies mid-question fails that question
     with :class:`WorkerDied` at once; the next question starts a new worker. ``iterations``,
     when given, replaces every budget in seconds (tests and benchmarks use it to be quick
-    and independent of speed).
+    and independent of speed). ``workers``: how many processes a question's search runs on,
+    the worker and its own helpers (:mod:`companion.bots.parallel`), which end with it.
 
     A question's future is set running when the worker takes it: one cancelled before then
     is never thought about (a hint whose phone gave up)."""
 
-    def __init__(self, iterations: int | None = None, name: str = "bot worker"):
+    def __init__(self, iterations: int | None = None, name: str = "bot worker", workers: int = 1):
         self._iterations = iterations
+        self._workers = workers
         self._name = name
         self._ready = threading.Condition()
         self._questions: collections.deque = collections.deque()
@@ -188,7 +190,7 @@ class WorkerThinker:
             if self._closed:
                 raise concurrent.futures.CancelledError()
             if self._process is None or self._process.poll() is not None:
-                self._process = _start_worker()
+                self._process = _start_worker(self._workers)
             process = self._process
         try:
             pickle.dump(question, process.stdin)
@@ -211,8 +213,8 @@ class WorkerThinker:
         return answer
 
 
-def _start_worker() -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "companion.bots.worker"], stdin=subprocess.PIPE,
+def _start_worker(workers: int) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "companion.bots.worker", str(workers)], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE)
 
 
@@ -265,7 +267,9 @@ class BotSeats:
         long the bots hold still after an undo (tests shorten it)."""
         self._table = table
         self._config = config or BotsConfig()
-        self._thinker = thinker or WorkerThinker(name="bot worker")
+        # The bots' moves search on [bots] workers processes; a hint on one: hints are asked
+        # now and then, and a Pi's fourth core is the service's.
+        self._thinker = thinker or WorkerThinker(name="bot worker", workers=self._config.workers)
         self._hinter = hinter or thinker or WorkerThinker(name="hint worker")
         self._hints: dict[int, _Hint] = {}  # seat -> its hint in flight
         self._retry_at: dict[int, float] = {}  # seat -> when its bot, in trouble, tries again (monotonic)

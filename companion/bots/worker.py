@@ -1,4 +1,4 @@
-"""The worker process a bot thinks in: ``python -m companion.bots.worker``.
+"""The worker process a bot thinks in: ``python -m companion.bots.worker [WORKERS]``.
 
 :class:`companion.bots.seats.WorkerThinker` starts it and is the only one that talks to it:
 each question arrives on standard input as a pickle ``(game id, view, level, seconds,
@@ -6,6 +6,10 @@ iterations)``, and each answer leaves on standard output as a pickle ``(True, ac
 ``(False, exception)``. What a bot notices of the play between its questions stays here
 (:class:`Notebook`). It ends when its standard input closes (the companion closed it, or
 died).
+
+With ``WORKERS`` above 1 (``[bots] workers``), a question's tree search runs here and on
+``WORKERS - 1`` helper processes of its own at once (:class:`.parallel.ProcessPool`), started
+with this worker; they end with it.
 
 It is a plain child process, not one of :mod:`multiprocessing`'s: "spawn" also starts a
 resource tracker, a process that outlives the companion's main process by a moment, so that
@@ -25,6 +29,7 @@ import sys
 
 from .. import games
 from . import choose
+from .parallel import ProcessPool
 
 
 class Notebook:
@@ -53,6 +58,16 @@ def main() -> None:
     answers = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # a stray print goes to the log, never into an answer
     notebook = Notebook()
+    pool = ProcessPool(int(sys.argv[1]) if len(sys.argv) > 1 else 1)
+    pool.start()
+    try:
+        _answer(questions, answers, notebook, pool)
+    finally:
+        pool.close()
+
+
+def _answer(questions, answers, notebook: Notebook, pool: ProcessPool) -> None:
+    """Answer each question until the companion closes our standard input."""
     while True:
         try:
             game_id, view, level, seconds, iterations = pickle.load(questions)
@@ -60,7 +75,7 @@ def main() -> None:
             return
         try:
             answer = (True, choose(games.get(game_id), view, seconds=seconds, iterations=iterations, level=level,
-                                   notes=notebook.notes(view)))
+                                   notes=notebook.notes(view), pool=pool))
         except Exception as error:  # noqa: BLE001 - handed to the asker, who says what went wrong
             answer = (False, error)
         try:
