@@ -109,6 +109,54 @@ def test_sigterm_ends_the_service_with_bots_seated_within_3_s_every_time(tmp_pat
     print(f"stops in {sorted(times)} s")  # shown with pytest -s: the figures of docs/bots.md
 
 
+def helpers(pid: int) -> list[int]:
+    """The search helpers of ``pid``'s bot workers (companion/bots/parallel.py)."""
+    found = []
+    for worker in children(pid):
+        for task in Path(f"/proc/{worker}/task").glob("*"):
+            try:
+                found += [int(child) for child in (task / "children").read_text().split()]
+            except (FileNotFoundError, ProcessLookupError):
+                continue
+    return sorted(child for child in found if "companion.bots.helper" in _command(child))
+
+
+def test_sigterm_ends_the_service_whose_bot_searches_on_three_workers_within_3_s(tmp_path, log_file):
+    """The bot worker and its two search helpers all thinking: the stop kills the worker, the
+    kernel its helpers (PR_SET_PDEATHSIG), and none outlives the main process."""
+    config = tmp_path / "config.toml"
+    config.write_text("[bots]\nstrong_seconds = 60\npause_seconds = 0\nworkers = 3\n")
+    slow, times = [], []
+    for attempt, target in enumerate(("group", "main", "group", "main")):
+        server = Companion(tmp_path / f"data{attempt}", free_port(), log_file, config=config, own_group=True)
+        try:
+            bots_at_work(server, "thinking")
+            assert len(wait_for(lambda: len(helpers(server.process.pid)) == 2 and helpers(server.process.pid),
+                                what="the bot worker's two helpers"))
+            began = time.monotonic()
+            if target == "group":
+                os.killpg(server.process.pid, signal.SIGTERM)
+            else:
+                server.process.send_signal(signal.SIGTERM)
+            try:
+                server.process.wait(timeout=STOP_WITHIN_SECONDS)
+            except Exception:  # noqa: BLE001 - counted below, then ended for good
+                slow.append((attempt, target))
+                continue
+            took = time.monotonic() - began
+            times.append(round(took, 2))
+            assert server.process.returncode == 0, (attempt, target, server.process.returncode)
+            assert not group_alive(server.process.pid), (attempt, target, _group(server.process.pid))
+            if took >= STOP_WITHIN_SECONDS:
+                slow.append((attempt, target, took))
+        finally:
+            if group_alive(server.process.pid):
+                os.killpg(server.process.pid, signal.SIGKILL)
+            server.process.wait(timeout=10)
+    assert slow == [], f"stops that took 3 s or more: {slow}; see {log_file}"
+    print(f"stops in {sorted(times)} s")
+
+
 def _group(pgid: int) -> list[str]:
     """The processes of process group ``pgid``, as ``pid command`` lines."""
     found = []
