@@ -1,6 +1,6 @@
 """HTTP benchmark: does a thinking bot slow the pages? The real ``companion serve`` on loopback.
 
-    python benchmarks/bot_latency.py [--game meow-oracle] [--requests 300] [--think 20]
+    python benchmarks/bot_latency.py [--game meow-oracle] [--requests 300] [--think 20] [--workers 1]
 
 A person on seat 0 and a ``normal`` bot on seat 1 (given ``--think`` seconds per move, pause
 0). Measures ``GET /api/view`` of seat 0, one request at a time on a kept-alive connection
@@ -8,7 +8,8 @@ A person on seat 0 and a ``normal`` bot on seat 1 (given ``--think`` seconds per
 
 - **idle**: on the person's turn, while the bot waits;
 - **while the bot thinks**: right after the person's move, while the bot searches in its
-  worker process (checked: the bot has not moved when the measurement ends).
+  worker process, and its ``--workers - 1`` search helpers with it (``[bots] workers``;
+  checked: the bot has not moved when the measurement ends).
 
 Issue #11 asks that the second stay within 2x the first (docs/bots.md). The game is Meow
 Oracle, whose bot searches for all the seconds it is given: two-player SWAP 5's bot reads a
@@ -36,8 +37,9 @@ def main() -> int:
                         "(default meow-oracle)")
     parser.add_argument("--requests", type=int, default=300, help="requests per measurement (default 300)")
     parser.add_argument("--think", type=float, default=20.0, help="the bot's seconds per move (default 20)")
+    parser.add_argument("--workers", type=int, default=1, help="processes the bot searches on, [bots] workers (default 1)")
     args = parser.parse_args()
-    return with_bot_server(args.think, run, args)
+    return with_bot_server(args.think, run, args, args.workers)
 
 
 def run(port: int, args) -> int:
@@ -60,7 +62,8 @@ def run(port: int, args) -> int:
         raise SystemExit("the bot moved during the measurement: raise --think")
 
     print(f"companion serve on 127.0.0.1; {args.game}: a person on seat 0, a normal bot on seat 1 "
-          f"thinking {args.think:g} s per move; one request at a time; {os.cpu_count()} CPUs")
+          f"thinking {args.think:g} s per move on {args.workers} worker(s); one request at a time; "
+          f"{os.cpu_count()} CPUs; load average {os.getloadavg()[0]:.1f}")
     print(f"{'':<34}{'n':>6}  {'req/s':>8}  {'p50 ms':>7}  {'p99 ms':>7}  {'max ms':>7}")
     print(row("GET /api/view, bot idle", idle, idle_wall))
     print(row("GET /api/view, bot thinking", thinking, thinking_wall))

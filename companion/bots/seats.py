@@ -37,6 +37,7 @@ from .. import games
 from ..config import BotsConfig
 from ..table import Conflict, IllegalAction, NotFound, StorageError, Table, TableError
 from . import LEVELS, NoBot, budget, supported
+from .worker import END_SIGNAL
 
 log = logging.getLogger(__name__)
 
@@ -57,6 +58,9 @@ makes it try at once)."""
 UNDO_PAUSE_SECONDS = 3.0
 """How long the bots hold still after an undo unless a person moves first, so the move taken
 back does not come straight back before anyone has seen the table as it was."""
+
+END_GRACE_SECONDS = 1.0
+"""How long a worker told to end may take to end its search helpers before it is killed."""
 
 WAIT_MARGIN_SECONDS = 30.0
 """How much longer than its budget an answer may take before it is given up (the worker
@@ -110,7 +114,7 @@ class WorkerThinker:
     locks) that talks to this process over its standard input and output, with no lock
     shared between them: a worker killed at any moment (the kernel ends it, or a person)
     leaves nothing held. The worker ignores SIGTERM and SIGINT, so the companion decides
-    when it ends: :meth:`close` kills it at once, even in a long search (budgets go up to
+    when it ends: :meth:`close` ends it at once, even in a long search (budgets go up to
     60 s; systemd allows 15 s to stop). A worker that dies mid-question fails that question
     with :class:`WorkerDied` at once; the next question starts a new worker. ``iterations``,
     when given, replaces every budget in seconds (tests and benchmarks use it to be quick
@@ -159,7 +163,7 @@ class WorkerThinker:
             waiting = list(self._questions)
             self._questions.clear()
         if process is not None:
-            process.kill()  # it ignores SIGTERM: ending it is ours to do
+            _end_worker(process)  # it ignores SIGTERM: ending it is ours to do
         for future, _ in waiting:
             future.cancel()
         if self._thread is not None:
@@ -216,6 +220,18 @@ class WorkerThinker:
 def _start_worker(workers: int) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "companion.bots.worker", str(workers)], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE)
+
+
+def _end_worker(process: subprocess.Popen) -> None:
+    """End a worker at once, even mid-search. :data:`.worker.END_SIGNAL` has it end its
+    search helpers and wait for them before it ends itself, so that none outlives it (a
+    process the service started must not outlive the service); one that has not ended
+    within END_GRACE_SECONDS is killed."""
+    try:
+        process.send_signal(END_SIGNAL)
+        process.wait(timeout=END_GRACE_SECONDS)
+    except (ProcessLookupError, subprocess.TimeoutExpired):
+        process.kill()
 
 
 def _close_pipes(process: subprocess.Popen) -> None:

@@ -9,7 +9,8 @@ died).
 
 With ``WORKERS`` above 1 (``[bots] workers``), a question's tree search runs here and on
 ``WORKERS - 1`` helper processes of its own at once (:class:`.parallel.ProcessPool`), started
-with this worker; they end with it.
+with this worker. :data:`END_SIGNAL` ends it at once, even mid-search, after it has ended its
+helpers and waited for them: a process of the service must not outlive the service.
 
 It is a plain child process, not one of :mod:`multiprocessing`'s: "spawn" also starts a
 resource tracker, a process that outlives the companion's main process by a moment, so that
@@ -30,6 +31,10 @@ import sys
 from .. import games
 from . import choose
 from .parallel import ProcessPool
+
+
+END_SIGNAL = signal.SIGUSR1
+"""How the companion ends a worker (before the handler is set, its default action ends it too)."""
 
 
 class Notebook:
@@ -59,6 +64,12 @@ def main() -> None:
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # a stray print goes to the log, never into an answer
     notebook = Notebook()
     pool = ProcessPool(int(sys.argv[1]) if len(sys.argv) > 1 else 1)
+
+    def end(_signal, _frame) -> None:
+        pool.close()  # its helpers end, and are waited for, first
+        os._exit(0)
+
+    signal.signal(END_SIGNAL, end)
     pool.start()
     try:
         _answer(questions, answers, notebook, pool)
