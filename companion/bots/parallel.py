@@ -43,7 +43,6 @@ import sys
 import time
 from typing import Callable
 
-from ..config import MAX_BOT_WORKERS
 from ..games import Game
 from ..games.rng import Rng
 from .ismcts import Edge, action_key, search
@@ -88,6 +87,8 @@ def summed(roots: list[Stats]) -> list[Edge]:
 
 
 def _checked_workers(workers: int) -> int:
+    from ..config import MAX_BOT_WORKERS  # here: a search helper, which imports this module, needs no configuration
+
     if type(workers) is not int or not 1 <= workers <= MAX_BOT_WORKERS:
         raise ValueError(f"a search runs on 1 to {MAX_BOT_WORKERS} workers, not {workers!r}")
     return workers
