@@ -15,7 +15,8 @@ import argparse
 import time
 
 from companion import games
-from companion.bots import budget, supported
+from companion.bots import supported
+from companion.bots.budget import Budget
 from companion.bots.ismcts import search
 from companion.games.rng import Rng
 
@@ -49,17 +50,17 @@ def main() -> None:
     args = parser.parse_args()
     levels = ("easy", "normal", "strong")
     print(f"{'game':<13}{'players':>8}{'it/s here':>11}{'it/s Pi Zero 2 W':>18}   iterations on the Pi: "
-          + ", ".join(f"{level} ({budget(level):g} s)" for level in levels))
+          + ", ".join(f"{level} ({Budget.for_level(level).amount:g} s)" for level in levels))
     for game_id in args.game or [g for g in games.ids() if supported(g)]:
         game = games.get(game_id)
         for players in game.player_counts:
             views = positions(game, players, args.positions, seed=players)
             started = time.process_time()
             for number, view in enumerate(views):
-                search(game, view, Rng.from_seed(number), iterations=args.iterations, deadline=None)
+                search(game, view, Rng.from_seed(number), Budget.iterations(args.iterations))
             rate = len(views) * args.iterations / (time.process_time() - started)
             pi = rate * PI_ZERO_2_W
-            on_pi = ", ".join(f"{pi * budget(level):.0f}" for level in levels)
+            on_pi = ", ".join(f"{pi * Budget.for_level(level).amount:.0f}" for level in levels)
             print(f"{game_id:<13}{players:>8}{rate:>11.0f}{pi:>18.1f}   {on_pi}")
 
 

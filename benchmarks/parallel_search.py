@@ -18,11 +18,11 @@ import argparse
 import os
 import statistics
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from companion import games  # noqa: E402
+from companion.bots.budget import Budget  # noqa: E402
 from companion.bots.parallel import ProcessPool  # noqa: E402
 from companion.games.rng import Rng  # noqa: E402
 
@@ -54,8 +54,8 @@ def main() -> int:
     try:
         for pool in pools.values():
             pool.start()
-            pool.search(games.get("swap5"), positions("swap5", 4, 1)[0], Rng.from_seed(0), iterations=1,
-                        deadline=None)  # waits until every helper is ready
+            pool.search(games.get("swap5"), positions("swap5", 4, 1)[0], Rng.from_seed(0),
+                        Budget.iterations(1))  # waits until every helper is ready
         print(f"{os.cpu_count()} CPUs; load average {os.getloadavg()[0]:.1f}; {args.seconds:g} s a decision")
         print(f"{'game':<16}" + "".join(f"{f'{size} worker(s)':>14}" for size in sizes))
         for game_id, players in GAMES:
@@ -63,8 +63,7 @@ def main() -> int:
             visits = {size: [] for size in sizes}
             for number, view in enumerate(positions(game_id, players, args.positions)):
                 for size, pool in pools.items():
-                    edges = pool.search(game, view, Rng.from_seed(number), iterations=None,
-                                        deadline=time.monotonic() + args.seconds)
+                    edges = pool.search(game, view, Rng.from_seed(number), Budget.seconds(args.seconds).start())
                     visits[size].append(sum(edge.visits for edge in edges))
             one = statistics.median(visits[sizes[0]])
             print(f"{f'{game_id} {players}p':<16}" + "".join(

@@ -50,7 +50,7 @@ def main() -> None:
         times = []
         for view in views:
             start = time.process_time()
-            swap5_search.Search(view).run(None, None, None, None, deeper, Rng.from_seed(1))
+            swap5_search.Search(view).run(None, None, None, deeper, Rng.from_seed(1))
             times.append(time.process_time() - start)
         print(f"{deeper} moves a ply deeper: median {statistics.median(times) * 1000:.0f} ms, "
               f"longest {max(times) * 1000:.0f} ms")

@@ -31,15 +31,20 @@ def _simulate(args: argparse.Namespace) -> int:
 
 def _arena(args: argparse.Namespace) -> int:
     from .bots.arena import arena
+    from .bots.budget import Budget
     from .config import load_config
 
+    normal = None  # --seconds or --iterations: normal's budget, the other levels in proportion
+    if args.seconds is not None:
+        normal = Budget.seconds(args.seconds)
+    elif args.iterations is not None:
+        normal = Budget.iterations(args.iterations)
     result = arena(
         games.get(args.game),
         args.seats.split(","),
         args.games,
         args.seed,
-        seconds=args.seconds,
-        iterations=args.iterations,
+        budget=normal,
         scale=args.scale,
         config=load_config(args.config).bots,
         workers=args.workers,

@@ -140,8 +140,9 @@ def default_bot_workers(cores: int | None = None) -> int:
 
 @dataclass(frozen=True)
 class BotsConfig:
-    """How long each bot level thinks per move, in seconds of wall-clock time (docs/bots.md
-    gives the iterations per second: a Raspberry Pi Zero 2 W makes about a tenth of a laptop's).
+    """How long each bot level thinks per move, in seconds of wall-clock time: the levels'
+    budgets (``companion.bots.budget.Budget.for_level``; docs/bots.md gives the iterations
+    per second: a Raspberry Pi Zero 2 W makes about a tenth of a laptop's).
     ``strong`` thinks five times as long as ``normal``: at 5/3 it played SWAP 5 no better."""
 
     easy_seconds: float = 0.2

@@ -7,8 +7,12 @@ which mirrors it at ``/display`` through the panel's duck-typed methods.
 - ``display.py`` — the luma device and its faults (missing, failing, back again);
 - ``buttons.py`` — gpiozero buttons feeding one queue, the pin factory, mock presses;
 - ``screens.py`` — the screens as text models and their drawing;
+- ``words.py``   — every word the panel shows, English and Japanese side by side;
+- ``pages.py``   — the kinds of page (status, list, question, text, join) and their keys;
+- ``menus.py``   — the menus as data: their items, in order, and when each shows;
+- ``commands.py`` — what the menus' items do: questions first, then the table's methods;
 - ``actions.py`` — which game actions the buttons offer, and their labels;
-- ``panel.py``   — the panel thread: pages, buttons, redraw policy;
+- ``panel.py``   — the panel thread: the stack of pages, buttons, redraw policy, the web's mirror;
 - ``doctor.py``  — ``companion doctor``: checks of the platform and the hardware.
 """
 

@@ -5,10 +5,10 @@ list of legal actions reveals nothing secret: the trackers, whose whole state is
 table. For a card game the legal moves would show a hand (Lion Square's "pass lion-3"),
 so card games get no action buttons here — phones play them — only undo and the menu.
 
-Each offered type has a label template filled from the action's fields (``{name}``: the
-acting seat's name). ``personal`` types belong to one seat (Pig House: "Taro: pig lost"),
-so each seat's copy is listed; the others are table-wide steps anyone may take and are
-listed once. ``confirm`` types ask first on the panel, "No" highlighted, exactly those the
+Each offered type has a label template in the word list (``action.<type>`` in
+``hardware/words.py``) filled from the action's fields (``{name}``: the acting seat's name).
+``personal`` types belong to one seat (Pig House: "Taro: pig lost"), so each seat's copy is
+listed; the others are table-wide steps anyone may take and are listed once. ``confirm`` types ask first on the panel, "No" highlighted, exactly those the
 phones ask to confirm (web/static/games/*.js ``confirm``): what only the host's undo could
 take back. ``ends_step`` types close a step in which others may still act (the end of an
 attack while losses are being entered): they are listed after everything else, so the
@@ -19,61 +19,45 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-
 from .fonts import fit
+from .words import WORDS, counted, word
 
 
 @dataclass(frozen=True)
 class ActionKind:
-    en: str
-    ja: str
+    label: str  # a key of the word list (hardware/words.py): the label's template
     personal: bool = False
     confirm: bool = False
     ends_step: bool = False
 
 
 PIG_HOUSE = {
-    "pig_action": ActionKind("Pig action: {kind}", "こぶたアクション: {kind}"),
-    "roll": ActionKind("Roll the die", "サイコロを振る"),
-    "die_face": ActionKind("Die shows {pigs}{pot}", "出目: {pigs}{pot}", confirm=True),
-    "pot": ActionKind("Pot: {action}", "なべ: {action}"),
-    "move_wolves": ActionKind("Move the wolves", "オオカミを動かす"),
-    "wolf_card": ActionKind("Wolf card ({card}): {number}", "オオカミカード({card}): {number}", confirm=True),
-    "happenings_done": ActionKind("Happenings done", "ハプニング終了", ends_step=True),
-    "attack_done": ActionKind("Attack done", "攻撃終了", confirm=True, ends_step=True),
-    # The wolf pieces carry no numbers: a wolf is named by the square it stands on.
-    "wolf_potted": ActionKind("Wolf in a pot (square {square})", "マス{square}のオオカミがなべに落ちた", confirm=True),
-    "pig_lost": ActionKind("{name}: pig lost", "{name}: こぶたを失う", personal=True, confirm=True),
-    "invincible": ActionKind("{name}: use invincibility", "{name}: 無敵を使う", personal=True, confirm=True),
-    "ground_pigs": ActionKind("{name}: {count} on ground floor", "{name}: 1階に{count}", personal=True, confirm=True),
-    "outer_pigs": ActionKind("{name}: {count} on outer ring", "{name}: 外周に{count}", personal=True, confirm=True),
+    "pig_action": ActionKind("action.pig_action"),
+    "roll": ActionKind("action.roll"),
+    "die_face": ActionKind("action.die_face", confirm=True),
+    "pot": ActionKind("action.pot"),
+    "move_wolves": ActionKind("action.move_wolves"),
+    "wolf_card": ActionKind("action.wolf_card", confirm=True),
+    "happenings_done": ActionKind("action.happenings_done", ends_step=True),
+    "attack_done": ActionKind("action.attack_done", confirm=True, ends_step=True),
+    "wolf_potted": ActionKind("action.wolf_potted", confirm=True),
+    "pig_lost": ActionKind("action.pig_lost", personal=True, confirm=True),
+    "invincible": ActionKind("action.invincible", personal=True, confirm=True),
+    "ground_pigs": ActionKind("action.ground_pigs", personal=True, confirm=True),
+    "outer_pigs": ActionKind("action.outer_pigs", personal=True, confirm=True),
 }
 
-WOLF_POTTED_SHARING = ActionKind("Square {square}: wolf {n} of {count} in a pot", "なべ:マス{square}の{count}匹中{n}匹目",
-                                 confirm=True)
+WOLF_POTTED_SHARING = ActionKind("action.wolf_potted_sharing", confirm=True)
 """The wolf_potted label when wolves share a square (a happening can add one where another
 stands): they are numbered in the order they came out, so each button still differs."""
 
 LEDGER = {
-    "start-player": ActionKind("Start player: {seat_name}", "スタートプレイヤー: {seat_name}", confirm=True),
-    "next-round": ActionKind("Next round", "次のラウンドへ"),
+    "start-player": ActionKind("action.start-player", confirm=True),
+    "next-round": ActionKind("action.next-round"),
 }
-
-FIELD_WORDS = {
-    # Pig House's pig actions, pot actions and which physical wolf card is keyed in.
-    "tile": {"en": "place a tile", "ja": "タイルを置く"},
-    "move": {"en": "move", "ja": "移動"},
-    "pass": {"en": "pass", "ja": "パス"},
-    "place": {"en": "place", "ja": "置く"},
-    "skip": {"en": "skip", "ja": "置かない"},
-    "top": {"en": "new top", "ja": "新しい山札の一番上"},
-    "second": {"en": "second", "ja": "2枚目"},
-    "placed": {"en": "placed", "ja": "置いたカード"},
-    "first": {"en": "first", "ja": "1枚目"},
-}
-"""Words for the id-valued fields of offered actions (``kind``, ``action``, ``card``)."""
 
 WORDED_FIELDS = ("kind", "action", "card")
+"""The id-valued fields of offered actions, shown in words (``field.<value>`` in the word list)."""
 
 OFFERED: dict[str, dict[str, ActionKind]] = {
     "pig-house": PIG_HOUSE,
@@ -125,21 +109,19 @@ def offered_actions(game_id: str, actions_by_seat: dict[int, list[dict]], public
 def _label(kind: ActionKind, action: dict, seat: int, public: dict, names: list[str], language: str) -> str:
     fields = {key: value for key, value in action.items() if key != "type"}
     for key in WORDED_FIELDS:
-        if fields.get(key) in FIELD_WORDS:
-            fields[key] = FIELD_WORDS[fields[key]][language]
+        if isinstance(fields.get(key), str) and f"field.{fields[key]}" in WORDS:
+            fields[key] = word(f"field.{fields[key]}", language)
     # A label wraps over at most two rows of the panel's list: a name takes at most half a row.
     fields["name"] = fit(names[seat], 64)
     if "seat" in action and isinstance(action["seat"], int) and action["seat"] < len(names):
         fields["seat_name"] = fit(names[action["seat"]], 64)
     if action.get("type") == "die_face":
         face = public["die_faces"][action["face"]]
-        count = face["pigs"]
-        fields["pigs"] = f"こぶた{count}" if language == "ja" else f"{count} pig{'' if count == 1 else 's'}"
-        fields["pot"] = (" + pot" if language == "en" else "+なべ") if face["pot"] else ""
+        fields["pigs"] = counted("field.pigs", face["pigs"], language)
+        fields["pot"] = word("field.pot", language) if face["pot"] else ""
     if action.get("type") == "wolf_potted":
         fields["square"] = next(wolf["square"] for wolf in public["wolves"] if wolf["id"] == action["wolf"])
         sharing = [wolf["id"] for wolf in public["wolves"] if wolf["square"] == fields["square"]]
         if len(sharing) > 1:
             kind, fields["n"], fields["count"] = WOLF_POTTED_SHARING, sharing.index(action["wolf"]) + 1, len(sharing)
-    template = kind.ja if language == "ja" else kind.en
-    return template.format(**fields)  # names are values here: a name like "{s0}" stays as typed
+    return word(kind.label, language, **fields)  # names are values here: a name like "{s0}" stays as typed

@@ -23,122 +23,19 @@ from PIL import Image, ImageDraw
 from companion.games import render_text
 
 from .fonts import ELLIPSIS, FONT_SIZE, LONGEST_LINE, fit, panel_font, text_width, wrap
-
-PRODUCT = {"en": "Tabletop Companion", "ja": "テーブルトップ・コンパニオン"}
-
-#: Fixed words of the panel, by language.
-WORDS = {
-    "code": {"en": "Code", "ja": "コード"},
-    "join": {"en": "Join on your phone", "ja": "スマホで参加"},
-    "menu": {"en": "Menu", "ja": "メニュー"},
-    "round": {"en": "Round", "ja": "ラウンド"},
-    "turn": {"en": "Turn", "ja": "手番"},
-    "waiting": {"en": "Waiting", "ja": "待ち"},
-    "over": {"en": "Game over", "ja": "ゲーム終了"},
-    "stopped": {"en": "Stopped", "ja": "停止しました"},
-    "cannot_save": {"en": "CANNOT SAVE", "ja": "保存できません"},
-    "screen_error": {"en": "Screen error", "ja": "画面エラー"},
-    "see_log": {"en": "(see the log)", "ja": "(ログ参照)"},
-    "stopped_hint": {"en": "Safe to unplug.", "ja": "電源を抜けます"},
-    "place": {"en": "{place}.", "ja": "{place}位"},
-    "seat": {"en": "Seat {number}", "ja": "席{number}"},
-    "bot_easy": {"en": "Bot {number} (easy)", "ja": "ボット{number}(かんたん)"},
-    "bot_normal": {"en": "Bot {number} (normal)", "ja": "ボット{number}(ふつう)"},
-    "bot_strong": {"en": "Bot {number} (strong)", "ja": "ボット{number}(つよい)"},
-    "list_separator": {"en": ", ", "ja": "、"},
-    "your_turn": {"en": "{name}'s turn", "ja": "{name}の番"},
-    "round_over": {"en": "Round over", "ja": "ラウンド終了"},
-    "round_over_next": {"en": "Next: the next round", "ja": "次: 次のラウンドへ"},
-    "nobody_awaited": {"en": "Nobody to act", "ja": "待ちなし"},
-    "nobody_awaited_next": {"en": "Next: the game goes on by itself", "ja": "次: ゲームが自動で進みます"},
-    "winner": {"en": "{names} wins", "ja": "{names}の勝ち"},
-    "winners": {"en": "{names} win", "ja": "{names}の勝ち"},
-    "lions_win": {"en": "The lions win", "ja": "ライオンの勝ち"},
-    "pile": {"en": "Square pile: {count} cards", "ja": "山札: {count}枚"},
-    "final_lap": {"en": "Final lap", "ja": "最終周"},
-    "waiting_count": {"en": "Waiting for {count}", "ja": "{count}人待ち"},
-    "seat_empty": {"en": "{seat} is empty", "ja": "{seat}は空席"},
-    "empty_seat_bot": {"en": "Empty seat: {seats}. Share the join code (back) or add a bot (ok)",
-                       "ja": "{seats}は空席: 参加コード(戻る)を見せるか、ボットを入れる(決定)"},
-    "empty_seat_bot_do": {"en": "Share the join code (back) or add a bot (ok)",
-                          "ja": "参加コード(戻る)を見せるか、ボットを入れる(決定)"},
-    "empty_seat_join": {"en": "Empty seat: {seats}. Share the join code (back)",
-                        "ja": "{seats}は空席: 参加コード(戻る)を見せてください"},
-    "empty_seat_join_do": {"en": "Share the join code (back)", "ja": "参加コード(戻る)を見せてください"},
-    # Counted words: (one, many) in English; Japanese has one form.
-    "die_shows": {"en": ("Die: {count} pig", "Die: {count} pigs"), "ja": "出目: こぶた{count}"},
-    "die_shows_pot": {"en": ("Die: {count} pig + pot", "Die: {count} pigs + pot"), "ja": "出目: こぶた{count}+なべ"},
-    "invincibility_used": {"en": "Invincibility used: {names}", "ja": "無敵使用済: {names}"},
-    "wolves_at": {"en": "Wolves on squares {squares}", "ja": "オオカミ: マス{squares}"},
-    "next_attacks": {"en": "Next attack cards: {numbers}", "ja": "次の攻撃カード: {numbers}"},
-    # The captions of the scores' grid: what its numbers count.
-    "caption_cards_taken": {"en": "Cards taken", "ja": "取った枚数"},
-    "caption_wins": {"en": "Wins", "ja": "勝ち数"},
-    "caption_points": {"en": "Points", "ja": "得点"},
-    "caption_pigs": {"en": "Pigs", "ja": "こぶた"},
-    "caption_scores": {"en": "Scores", "ja": "得点"},
-    "caption_herds": {"en": "Herds", "ja": "群れ"},
-    "caption_final": {"en": "Final scores", "ja": "最終得点"},
-    "colours_of": {"en": "{name}: {colours}", "ja": "{name}: {colours}"},
-}
-
-STEP_WORDS = {
-    "pass": {"en": "pass a card", "ja": "カードを渡す"},
-    "play": {"en": "play", "ja": "プレイ"},
-    "turn": {"en": "turn", "ja": "手番"},
-    "reveal": {"en": "reveal", "ja": "公開"},
-    "give": {"en": "give", "ja": "渡す"},
-    "place": {"en": "place", "ja": "配置"},
-    "entering": {"en": "entering", "ja": "入力中"},
-    "round-end": {"en": "round over", "ja": "ラウンド終了"},
-    "start-player": {"en": "choose start player", "ja": "スタートプレイヤー決め"},
-    "scouting": {"en": "Scouting", "ja": "下見"},
-    "building": {"en": "Building", "ja": "ドタバタ建築"},
-    "ranking": {"en": "Ranking", "ja": "順位決め"},
-    "pig_action": {"en": "pig action", "ja": "こぶたアクション"},
-    "roll": {"en": "roll the die", "ja": "サイコロを振る"},
-    "pigs": {"en": "pig actions", "ja": "こぶたアクション"},
-    "wolf_move": {"en": "wolves move", "ja": "オオカミ移動"},
-    "key_wolf_card": {"en": "key in wolf card", "ja": "オオカミカード入力"},
-    "happening": {"en": "happenings", "ja": "ハプニング"},
-    "attack": {"en": "wolf attack!", "ja": "オオカミの攻撃!"},
-    "tiebreak_ground": {"en": "tie-break: ground", "ja": "同点: 1階"},
-    "tiebreak_outer": {"en": "tie-break: outer", "ja": "同点: 外周"},
-    "over": {"en": "over", "ja": "終了"},
-    "start": {"en": "start", "ja": "開始"},
-}
-
-
-CHOICE_WORDS = {
-    "virtual": {"en": "virtual", "ja": "バーチャル"},
-    "physical": {"en": "physical", "ja": "実物"},
-    "front": {"en": "front", "ja": "表"},
-    "back": {"en": "back", "ja": "裏"},
-    "clockwise": {"en": "clockwise", "ja": "時計回り"},
-    "counterclockwise": {"en": "counter-clockwise", "ja": "反時計回り"},
-    "fair": {"en": "fair", "ja": "公平"},
-    "random": {"en": "random", "ja": "ランダム"},
-    "typed": {"en": "typed", "ja": "入力した配置"},
-    True: {"en": "yes", "ja": "はい"},
-    False: {"en": "no", "ja": "いいえ"},
-}
-"""Words for the values of games' options offered as lists of choices (start a game)."""
+from .words import WORDS, counted, word
 
 
 def choice_word(value: object, language: str) -> str:
     """An option's value in words (a value without words, e.g. a number, as it is)."""
-    words = CHOICE_WORDS.get(value) if isinstance(value, (str, bool)) else None
-    return words[language] if words else str(value)
-
-
-def word(key: str, language: str, **values) -> str:
-    return WORDS[key][language].format(**values)
+    key = f"choice.{value}"
+    return word(key, language) if isinstance(value, (str, bool)) and key in WORDS else str(value)
 
 
 def step_word(step: object, language: str) -> str:
     """A game's ``step``/``phase`` string in words (unknown ones shown as they are)."""
-    if isinstance(step, str) and step in STEP_WORDS:
-        return STEP_WORDS[step][language]
+    if isinstance(step, str) and f"step.{step}" in WORDS:
+        return word(f"step.{step}", language)
     return str(step).replace("_", " ").replace("-", " ") if step is not None else ""
 
 
@@ -353,7 +250,7 @@ def _list_rows(screen: Screen, width: int, height: int) -> list[Row]:
 
 def stopped_screen(language: str, width: int) -> Screen:
     """What the glass keeps once the companion has stopped."""
-    return Screen("stopped", word("stopped", language), (*wrap(PRODUCT[language], width), word("stopped_hint", language)))
+    return Screen("stopped", word("stopped", language), (*wrap(word("product", language), width), word("stopped_hint", language)))
 
 
 def text_lines(screen: Screen, width: int, height: int) -> list[str]:
@@ -645,14 +542,6 @@ def _result(info: StatusInput) -> tuple[str, list[str], Scores | None, list[str]
     return headline, first, grid, lines + _ranking_lines(info, with_scores=grid is None)
 
 
-def counted(key: str, count: object, language: str, **values) -> str:
-    """The words of ``key`` for ``count``, singular for one: "1 win", "2 wins", "2勝"."""
-    forms = WORDS[key][language]
-    if isinstance(forms, tuple):
-        forms = forms[0] if count == 1 else forms[1]
-    return forms.format(count=count, **values)
-
-
 def _round_line(info: StatusInput, public: dict) -> str:
     step = public.get("step") or public.get("phase")
     round_part = f"{word('round', info.language)} {public['round']}/{public['rounds']} " if "round" in public and "rounds" in public else ""
@@ -730,16 +619,6 @@ def _meow_oracle(info: StatusInput) -> StatusParts:
     return Scores(word("caption_wins", info.language), list(public["wins"])), [_round_line(info, public)], None
 
 
-SWAP5_COLOURS = {
-    "R": {"en": "R red", "ja": "R赤"},
-    "G": {"en": "G green", "ja": "G緑"},
-    "Y": {"en": "Y yellow", "ja": "Y黄"},
-    "B": {"en": "B blue", "ja": "B青"},
-}
-"""SWAP 5's colours on the one-colour OLED: the letter the phones and rules pages mark each
-colour with, and its name (colour is never the only sign, and here there is none)."""
-
-
 def _swap5(info: StatusInput) -> StatusParts:
     public = info.view["public"]
     language = info.language
@@ -748,7 +627,7 @@ def _swap5(info: StatusInput) -> StatusParts:
     lines = [_round_line(info, public)] if public.get("step") != "turn" else []
     owned = public.get("colours") or {}
     for seat, name in enumerate(info.names):
-        colours = word("list_separator", language).join(SWAP5_COLOURS[c][language] for c in owned.get(str(seat), ()))
+        colours = word("list_separator", language).join(word(f"colour.{c}", language) for c in owned.get(str(seat), ()))
         if colours:
             lines.append(word("colours_of", language, name=name, colours=colours))
     if public.get("final_lap") is not None:

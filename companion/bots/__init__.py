@@ -10,13 +10,11 @@ and how fast they are: ``docs/bots.md``.
 
 from __future__ import annotations
 
-import math
 import secrets
-import time
-from typing import TYPE_CHECKING
 
 from ..games import Game
 from ..games.rng import Rng
+from .budget import ITERATIONS, LEVELS, Budget
 from .greedy import WON
 from .ismcts import action_key, search
 from .parallel import InProcessPool, ProcessPool
@@ -24,17 +22,7 @@ from .policies import ROOT_MARGIN, narrowed, root_values
 from .sampling import NoBot, bare_view, supported
 from . import swap5_search
 
-if TYPE_CHECKING:  # imported when needed: a search helper has no use for the configuration (1.8 MB less)
-    from ..config import BotsConfig
-
-__all__ = ["LEVELS", "NoBot", "budget", "choose", "supported"]
-
-LEVELS = {
-    "easy": {"en": "Easy", "ja": "かんたん"},
-    "normal": {"en": "Normal", "ja": "ふつう"},
-    "strong": {"en": "Strong", "ja": "つよい"},
-}
-"""The levels, named in both languages. Their budgets are in the configuration ([bots])."""
+__all__ = ["LEVELS", "Budget", "NoBot", "choose", "supported"]
 
 STRONG_DEEPER = 8
 """How many of its best moves ``strong``'s SWAP 5 search (two players) weighs again one
@@ -47,24 +35,11 @@ either of two greedy players (23% and 17%); at 50% 26% of 48, the greedy players
 21% (docs/bots.md, "Against the greedy player")."""
 
 
-def budget(level: str, config: BotsConfig | None = None) -> float:
-    """The seconds ``level`` thinks for, from ``config`` (the built-in defaults when None)."""
-    if level not in LEVELS:
-        raise ValueError(f"unknown bot level {level!r} (levels: {', '.join(LEVELS)})")
-    if config is None:
-        from ..config import BotsConfig
-
-        config = BotsConfig()
-    return getattr(config, f"{level}_seconds")
-
-
 def choose(
     game: Game,
     view: dict,
     *,
-    seconds: float | None = None,
-    iterations: int | None = None,
-    cpu_seconds: float | None = None,
+    budget: Budget | None = None,
     seed: int | None = None,
     level: str = "normal",
     notes: dict | None = None,
@@ -72,16 +47,17 @@ def choose(
 ) -> dict:
     """The action the bot plays from ``view``: one of ``view["actions"]``.
 
-    The budget is ``seconds`` of wall-clock time, a number of ``iterations`` or
-    ``cpu_seconds`` of this process's processor time (the arena's ``--scale``, which a busy
-    machine does not shorten); give at most one, none: the level's configured seconds. With ``iterations`` and ``seed`` the choice
-    is the same every time (two-player SWAP 5 at ``normal`` and ``strong`` reads the game
-    two plies deep instead of searching with playouts: :mod:`.swap5_search`; there
-    ``iterations`` is how many moves ``strong`` reads a ply deeper). ``level`` is ``easy`` (which sometimes plays its second-best
-    move), ``normal`` or ``strong``. ``notes`` is what the bot remembers of the play
-    between its decisions, as a person at the table remembers how the others play: the
-    caller keeps one dict per play and seat (empty at first) and hands it to every
-    decision of that seat; None, and the bot notices only what this view shows. Two-player
+    ``budget`` (:class:`.budget.Budget`) is what the decision may spend: seconds of
+    wall-clock time, a number of iterations or seconds of this process's processor time;
+    None: the level's seconds in the built-in configuration. With iterations and ``seed``
+    the choice is the same every time (two-player SWAP 5 at ``normal`` and ``strong`` reads
+    the game two plies deep instead of searching with playouts: :mod:`.swap5_search`; there
+    the iterations are how many moves ``strong`` reads a ply deeper). The budget starts
+    (its deadline is set) when the choosing begins. ``level`` is ``easy`` (which sometimes
+    plays its second-best move), ``normal`` or ``strong``. ``notes`` is what the bot
+    remembers of the play between its decisions, as a person at the table remembers how
+    the others play: the caller keeps one dict per play and seat (empty at first) and hands
+    it to every decision of that seat; None, and the bot notices only what this view shows. Two-player
     SWAP 5 notes the last trump cards the other passed over (:meth:`.swap5_search.Search.notice`).
     ``pool`` runs the tree search on several workers, their root statistics summed
     (:mod:`.parallel`); None, or a pool of one worker, searches here as alone.
@@ -90,13 +66,8 @@ def choose(
     """
     if level not in LEVELS:
         raise ValueError(f"unknown bot level {level!r} (levels: {', '.join(LEVELS)})")
-    if sum(given is not None for given in (seconds, iterations, cpu_seconds)) > 1:
-        raise ValueError("give the bot one budget: seconds, iterations or cpu_seconds, not more")
-    for name, given in (("seconds", seconds), ("cpu_seconds", cpu_seconds)):
-        if given is not None and (isinstance(given, bool) or not isinstance(given, (int, float)) or not 0 < given < math.inf):
-            raise ValueError(f"{name} must be a positive number, not {given!r}")
-    if iterations is not None and (type(iterations) is not int or iterations < 1):
-        raise ValueError(f"iterations must be a whole number of 1 or more, not {iterations!r}")
+    if budget is not None and not isinstance(budget, Budget):
+        raise ValueError(f"the budget must be a Budget (companion.bots.budget), not {budget!r}")
     if seed is not None and type(seed) is not int:
         raise ValueError(f"the seed must be a whole number, not {seed!r}")
     if notes is not None and type(notes) is not dict:
@@ -106,21 +77,18 @@ def choose(
     actions = (swap5_search.patient if searched else narrowed)(game, bare_view(view), offered_all)
     if len(actions) == 1:
         return actions[0]
-    clock = time.monotonic
-    if cpu_seconds is not None:
-        clock, seconds = time.process_time, cpu_seconds
-    elif seconds is None and iterations is None:
-        seconds = budget(level)
-    deadline = None if seconds is None else clock() + seconds
+    budget = (Budget.for_level(level) if budget is None else budget).start()
     rng = Rng.from_seed(secrets.randbits(63) if seed is None else seed)
     offered = {action_key(action): action for action in actions}
     if searched:
         # Two-player SWAP 5 is read two plies deep instead of searched with playouts
         # (swap5_search.py; docs/bots.md says why). It has no randomness.
-        # With ``iterations``, strong weighs that many of its best moves deeper (at most
+        # With iterations, strong weighs that many of its best moves deeper (at most
         # STRONG_DEEPER), and normal ignores them: its search always ends.
-        deeper = 0 if level == "normal" else STRONG_DEEPER if iterations is None else min(iterations, STRONG_DEEPER)
-        found = swap5_search.Search(bare_view(view), notes).run(set(offered), action_key, deadline, clock, deeper, rng)
+        deeper = 0 if level == "normal" else STRONG_DEEPER
+        if budget.unit == ITERATIONS:
+            deeper = min(deeper, budget.amount)
+        found = swap5_search.Search(bare_view(view), notes).run(set(offered), action_key, budget, deeper, rng)
         return offered[action_key(found)]
     # The greedy player's values order the root (progressive bias): a small budget then
     # weighs the moves a sensible player would make first, and the search can only improve
@@ -150,7 +118,7 @@ def choose(
             actions = close
             offered = {action_key(action): action for action in actions}
     searcher = search if pool is None else pool.search  # several workers: their root statistics summed
-    edges = [edge for edge in searcher(game, bare_view(view), rng, iterations=iterations, deadline=deadline, clock=clock,
+    edges = [edge for edge in searcher(game, bare_view(view), rng, budget,
                                     only=None if len(actions) == len(offered_all) else actions, prior=prior,
                                     light=level == "easy")
              if action_key(edge.action) in offered]

@@ -7,8 +7,8 @@ expected points, Lion Square's with a weighted margin and a deliberate pass, SWA
 careful one) or ``random`` (uniform among the legal actions).
 The entries rotate over the table's seats from game to game (entry ``i`` sits at seat
 ``(i + game) % players``), so no entry is favoured by where it sits. Everything follows
-from ``seed``: the deals, the random players and the bots' searches (with an iteration
-budget the whole run is reproducible).
+from ``seed``: the deals, the random players and the bots' searches (with a budget of
+iterations the whole run is reproducible).
 
 ``workers`` stands for the processes a level's search runs on (``[bots] workers``): their
 searches are made one after the other here, each with the level's budget of its own
@@ -27,8 +27,9 @@ from typing import Iterator
 from ..config import BotsConfig
 from ..games import Game
 from ..games.rng import Rng
-from . import LEVELS, budget, choose, supported
+from . import LEVELS, choose, supported
 from .ahead import ahead_action
+from .budget import Budget
 from .greedy import greedy_action
 from .parallel import InProcessPool
 
@@ -80,27 +81,6 @@ def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, (centre - spread) / scale), min(1.0, (centre + spread) / scale)
 
 
-def budgets(
-    seats: list[str], seconds: float | None, iterations: int | None, config: BotsConfig, scale: float | None = None
-) -> dict:
-    """Each level's ``choose`` budget. ``seconds`` or ``iterations`` is the ``normal``
-    level's, and the other levels keep the ratio of their configured seconds to it;
-    ``scale`` gives every level that share of its configured seconds, in processor time
-    (0.1: what a Raspberry Pi Zero 2 W, about a tenth as fast, does in the configured
-    time); with none, every level thinks for its configured seconds."""
-    normal = budget("normal", config)
-    found = {}
-    for level in set(seats) - set(PLAYERS):
-        share = budget(level, config) / normal
-        if scale is not None:
-            found[level] = {"cpu_seconds": scale * budget(level, config)}
-        elif iterations is not None:
-            found[level] = {"iterations": max(1, round(iterations * share))}
-        else:
-            found[level] = {"seconds": (seconds * share) if seconds is not None else budget(level, config)}
-    return found
-
-
 @dataclass
 class Played:
     """One game of an arena run, as :func:`played_games` yields it."""
@@ -122,8 +102,7 @@ def played_games(
     games: int,
     seed: int,
     *,
-    seconds: float | None = None,
-    iterations: int | None = None,
+    budget: Budget | None = None,
     scale: float | None = None,
     config: BotsConfig | None = None,
     workers: int = 1,
@@ -141,19 +120,12 @@ def played_games(
         raise ValueError(f"{game.title['en']} is for {counts} players, but --seats names {len(seats)}")
     if type(games) is not int or games < 1:
         raise ValueError(f"the number of games must be a whole number of 1 or more, not {games!r}")
-    if sum(budget is not None for budget in (seconds, iterations, scale)) > 1:
-        raise ValueError("give one of --seconds, --iterations and --scale, not more")
-    if scale is not None and not scale > 0:
-        raise ValueError(f"--scale must be a positive number, not {scale!r}")
-    if seconds is not None and not seconds > 0:
-        raise ValueError(f"--seconds must be a positive number, not {seconds!r}")
-    if iterations is not None and iterations < 1:
-        raise ValueError(f"--iterations must be 1 or more, not {iterations!r}")
+    budgets = {level: Budget.for_level(level, config, normal=budget, scale=scale) for level in LEVELS}
     pool = InProcessPool(workers)  # a ValueError for a bad number of workers, before any game
-    return _play(game, seats, games, seed, budgets(seats, seconds, iterations, config or BotsConfig(), scale), pool)
+    return _play(game, seats, games, seed, budgets, pool)
 
 
-def _play(game: Game, seats: list[str], games: int, seed: int, per_level: dict,
+def _play(game: Game, seats: list[str], games: int, seed: int, budgets: dict[str, Budget],
           pool: InProcessPool) -> Iterator[Played]:
     players = len(seats)
     rng = Rng.from_seed(seed)
@@ -176,7 +148,7 @@ def _play(game: Game, seats: list[str], games: int, seed: int, per_level: dict,
                 started = time.process_time()
                 pool.overlap = 0.0  # stays 0 for a decision that makes no tree search
                 action = choose(game, _seat_view(game, state, seat, actions), seed=rng.next64() >> 1, level=entry,
-                                notes=notes[seat], pool=pool, **per_level[entry])
+                                notes=notes[seat], budget=budgets[entry], pool=pool)
                 took = time.process_time() - started - pool.overlap  # the other workers searched at once
                 slowest[seat] = max(slowest.get(seat, 0.0), took)
             state = game.apply(state, seat, action)
@@ -190,21 +162,24 @@ def arena(
     games: int,
     seed: int,
     *,
-    seconds: float | None = None,
-    iterations: int | None = None,
+    budget: Budget | None = None,
     scale: float | None = None,
     config: BotsConfig | None = None,
     workers: int = 1,
 ) -> ArenaResult:
-    """Play ``games`` games of ``game`` between the entries of ``seats``, each level's
-    search on ``workers`` workers (see the module's doc)."""
+    """Play ``games`` games of ``game`` between the entries of ``seats``. ``budget`` is the
+    ``normal`` level's (the other levels keep the ratio of their configured seconds to it);
+    ``scale`` gives every level that share of its configured seconds, in processor time;
+    with neither, every level thinks for its configured seconds (:meth:`.Budget.for_level`
+    with ``config``, the built-in defaults when None). Each
+    level's search runs on ``workers`` workers (see the module's doc)."""
     players = len(seats)
     wins = [0.0] * players
     lions = 0
     moves = []
     slowest = [None if entry in PLAYERS else 0.0 for entry in seats]
-    for played in played_games(game, seats, games, seed, seconds=seconds, iterations=iterations, scale=scale,
-                               config=config, workers=workers):
+    for played in played_games(game, seats, games, seed, budget=budget, scale=scale, config=config,
+                               workers=workers):
         moves.append(len(played.moves))
         for seat, seconds_taken in played.slowest.items():
             place = played.place(seat)

@@ -3,7 +3,7 @@
 :class:`companion.bots.parallel.ProcessPool` starts it and is the only one that talks to
 it, in the messages of :func:`.parallel.send`: it says :data:`.parallel.READY` once it has
 started, then each question arrives on standard input as ``(game id, view, seed,
-iterations, budget, only, prior, light)`` and each answer leaves on standard output as
+budget, only, prior, light)`` (the budget as :func:`.parallel.handed_on` hands it on) and each answer leaves on standard output as
 ``(True, root statistics)`` or ``(False, error)``. Anything arriving during a search (a
 stop, or the end of the pipe when the asker has gone) ends that search before its next
 iteration. It ends when its standard input closes, and on Linux when its asker dies.
@@ -14,13 +14,11 @@ from __future__ import annotations
 import os
 import signal
 import sys
-import time
-from typing import Callable
 
 from .. import games
 from ..games.rng import Rng
 from .ismcts import search
-from .parallel import READY, receive, root_stats, send, waiting
+from .parallel import READY, receive, resumed, root_stats, send, waiting
 
 
 def main() -> None:
@@ -39,12 +37,11 @@ def main() -> None:
                 return
             if question is None:
                 continue  # told to stop after its search had ended anyway
-            game_id, view, seed, iterations, budget, only, prior, light = question
-            deadline, clock = _deadline(budget)
+            game_id, view, seed, budget, only, prior, light = question
             try:
                 answer = (True, root_stats(search(
-                    games.get(game_id), view, Rng.from_seed(seed), iterations=iterations, deadline=deadline,
-                    clock=clock, only=only, prior=prior, light=light, stop=lambda: waiting(questions))))
+                    games.get(game_id), view, Rng.from_seed(seed), resumed(budget), only=only, prior=prior,
+                    light=light, stop=lambda: waiting(questions))))
             except Exception as error:  # noqa: BLE001 - handed to the asker, who logs it
                 answer = (False, RuntimeError(str(error) or type(error).__name__))
             send(answers, answer)
@@ -63,18 +60,6 @@ def _die_with_parent(parent: int) -> None:
         ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0)
     if os.getppid() != parent:
         sys.exit(0)
-
-
-def _deadline(budget) -> tuple[float | None, Callable[[], float]]:
-    """A question's budget as this process's deadline and clock: a wall-clock deadline as it
-    is (``time.monotonic`` is one clock for the whole machine), processor seconds on this
-    process's own processor time."""
-    if budget is None:
-        return None, time.monotonic
-    kind, seconds = budget
-    if kind == "monotonic":
-        return seconds, time.monotonic
-    return time.process_time() + seconds, time.process_time
 
 
 if __name__ == "__main__":

@@ -27,11 +27,11 @@ from __future__ import annotations
 
 import json
 import math
-import time
 from typing import Callable
 
 from ..games import Game
 from ..games.rng import Rng
+from .budget import Budget
 from .policies import cutoff, policy, uniform, values
 from .sampling import sample_state
 
@@ -88,32 +88,26 @@ def search(
     game: Game,
     view: dict,
     rng: Rng,
+    budget: Budget,
     *,
-    iterations: int | None,
-    deadline: float | None,
-    clock=time.monotonic,
     only: list[dict] | None = None,
     prior: dict[str, float] | None = None,
     light: bool = False,
     stop: Callable[[], bool] | None = None,
 ) -> list[Edge]:
-    """Run ISMCTS from ``view`` (the observer is ``view["seat"]``) until ``iterations`` are
-    done or ``clock`` (the monotonic clock, or time.process_time for a budget of processor
-    time) passes ``deadline``; return the root's edges, in the order the actions were
-    first tried. With ``only``, the root weighs those of its actions alone (see
+    """Run ISMCTS from ``view`` (the observer is ``view["seat"]``) while ``budget`` (started:
+    :meth:`.budget.Budget.start`) has time left; return the root's edges, in the order the
+    actions were first tried. With ``only``, the root weighs those of its actions alone (see
     policies.narrowed). With ``prior`` (a value per root action, by its key: the greedy
     player's), the root tries its actions in that order and widens progressively, as
     nodes with move values do. ``light`` playouts are uniformly random (see :func:`playout`).
     ``stop``, asked before each iteration after the first, ends the search early when it
     answers True (a worker of :mod:`.parallel` told to stop). At least one iteration always runs."""
-    if iterations is None and deadline is None:
-        raise ValueError("a search needs a budget: a number of iterations or a deadline")
     me = view["seat"]
     root = Edge({}, me)
     keep = None if only is None else {action_key(action) for action in only}
     done = 0
-    while done == 0 or ((iterations is None or done < iterations) and (deadline is None or clock() < deadline)
-                        and (stop is None or not stop())):
+    while done == 0 or budget.left(done) and (stop is None or not stop()):
         _iterate(game, game.unlogged(sample_state(game, view, rng)), me, root, rng, keep, prior, light)
         root.visits += 1
         done += 1

@@ -13,8 +13,8 @@ more sampled states, the "determinizations", which is where ISMCTS is noisiest.
 Worker 0 is the asking process itself, searching with the caller's random generator, so
 with one worker a search is exactly :func:`.ismcts.search` (the same seed and iterations
 give the same move); the other workers get seeds drawn from that generator first
-(:func:`worker_seeds`). With ``iterations`` every worker runs that many; with a deadline,
-every worker searches until it.
+(:func:`worker_seeds`). With a budget of iterations every worker runs that many; with a
+budget of time, every worker searches until its deadline.
 
 Two pools do this, with one method, ``search``, shaped as :func:`.ismcts.search`:
 
@@ -41,10 +41,12 @@ import struct
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from typing import Callable
 
 from ..games import Game
 from ..games.rng import Rng
+from .budget import ITERATIONS, PROCESSOR_SECONDS, SECONDS, Budget
 from .ismcts import Edge, action_key, search
 
 log = logging.getLogger(__name__)
@@ -106,19 +108,18 @@ class InProcessPool:
         """Of the last search, the clock's time that workers on processors of their own
         would have spent at once: all workers' time but the longest one's."""
 
-    def search(self, game: Game, view: dict, rng: Rng, *, iterations: int | None, deadline: float | None,
-               clock: Callable[[], float] = time.monotonic, only: list[dict] | None = None,
+    def search(self, game: Game, view: dict, rng: Rng, budget: Budget, *, only: list[dict] | None = None,
                prior: dict[str, float] | None = None, light: bool = False,
                stop: Callable[[], bool] | None = None) -> list[Edge]:
         seeds = worker_seeds(rng, self.workers - 1)
-        left = None if deadline is None else deadline - clock()
+        clock = budget.clock or time.monotonic  # iterations have no clock: their time is still reported
+        left = None if budget.deadline is None else budget.deadline - clock()
         spent, roots = [], []
         for worker in range(self.workers):
             began = clock()
-            mine = deadline if worker == 0 or left is None else began + left  # worker 0 begins now
-            roots.append(root_stats(search(
-                game, view, rng if worker == 0 else Rng.from_seed(seeds[worker - 1]), iterations=iterations,
-                deadline=mine, clock=clock, only=only, prior=prior, light=light, stop=stop)))
+            mine = budget if worker == 0 or left is None else replace(budget, deadline=began + left)  # 0 begins now
+            roots.append(root_stats(search(game, view, rng if worker == 0 else Rng.from_seed(seeds[worker - 1]), mine,
+                                           only=only, prior=prior, light=light, stop=stop)))
             spent.append(clock() - began)
         self.overlap = sum(spent) - max(spent)
         return summed(roots)
@@ -129,9 +130,9 @@ class InProcessPool:
 
 class ProcessPool:
     """Searches on this process and ``workers - 1`` helper processes at once (see the
-    module's doc). Wall-clock deadlines (``time.monotonic``, one clock for every process of
-    the machine) are handed on as they are; processor-time deadlines
-    (``time.process_time``) as the processor seconds left. A helper that fails or dies
+    module's doc). Wall-clock budgets (``time.monotonic``, one clock for every process of
+    the machine) are handed on as they are, processor-time budgets as the processor seconds
+    left (:func:`handed_on`). A helper that fails or dies
     leaves its share out of the sum (logged) and is started again at the next search.
     One search at a time (the bot worker asks one question at a time)."""
 
@@ -151,31 +152,21 @@ class ProcessPool:
         """The helper processes' ids (for tests and benchmarks)."""
         return [helper.process.pid for helper in self._helpers if helper is not None and helper.alive()]
 
-    def search(self, game: Game, view: dict, rng: Rng, *, iterations: int | None, deadline: float | None,
-               clock: Callable[[], float] = time.monotonic, only: list[dict] | None = None,
+    def search(self, game: Game, view: dict, rng: Rng, budget: Budget, *, only: list[dict] | None = None,
                prior: dict[str, float] | None = None, light: bool = False,
                stop: Callable[[], bool] | None = None) -> list[Edge]:
         if self.workers == 1:
-            return search(game, view, rng, iterations=iterations, deadline=deadline, clock=clock, only=only,
-                          prior=prior, light=light, stop=stop)
-        if deadline is None:
-            budget = None
-        elif clock is time.monotonic:
-            budget = ("monotonic", deadline)
-        elif clock is time.process_time:
-            budget = ("process", deadline - clock())
-        else:
-            raise ValueError("helper processes keep time by time.monotonic or time.process_time only")
+            return search(game, view, rng, budget, only=only, prior=prior, light=light, stop=stop)
+        handed = handed_on(budget)
         seeds = worker_seeds(rng, self.workers - 1)
         self.start()
         # A helper still starting (seconds on a Pi) is left out of a search with a deadline,
         # which it would overrun; a search by iterations waits for it, to be reproducible.
+        timed = budget.unit != ITERATIONS
         asked = [helper for helper, seed in zip(self._helpers, seeds)
-                 if helper.ready(wait=deadline is None) and helper.ask((game.id, view, seed, iterations, budget, only,
-                                                                        prior, light))]
+                 if helper.ready(wait=not timed) and helper.ask((game.id, view, seed, handed, only, prior, light))]
         try:
-            roots = [root_stats(search(game, view, rng, iterations=iterations, deadline=deadline, clock=clock,
-                                       only=only, prior=prior, light=light, stop=stop))]
+            roots = [root_stats(search(game, view, rng, budget, only=only, prior=prior, light=light, stop=stop))]
         except BaseException:
             for helper in asked:
                 helper.end()
@@ -184,9 +175,9 @@ class ProcessPool:
             for helper in asked:
                 helper.stop()
         # A helper's processor time, or its iterations, run out however busy the machine: wait.
-        wall = budget is not None and budget[0] == "monotonic"
+        wall = budget.unit == SECONDS
         for helper in asked:
-            answer = helper.answer(max(0.0, deadline - clock()) + ANSWER_GRACE_SECONDS if wall else None)
+            answer = helper.answer(max(0.0, budget.deadline - time.monotonic()) + ANSWER_GRACE_SECONDS if wall else None)
             if answer is not None:
                 roots.append(answer)
         return summed(roots)
@@ -262,6 +253,26 @@ class _Helper:
                 pipe.close()
             except OSError:
                 pass
+
+
+def handed_on(budget: Budget) -> tuple[Budget, float | None]:
+    """A started budget as a helper process gets it: (the budget, None) when it means the
+    same there (iterations; wall-clock seconds, whose ``time.monotonic`` deadline is one for
+    every process of the machine), else (the budget unstarted, the processor seconds left),
+    which the helper starts on its own processor time (:func:`resumed`)."""
+    if budget.unit == ITERATIONS or budget.unit == SECONDS and budget.clock is time.monotonic:
+        return budget, None
+    if budget.unit == PROCESSOR_SECONDS and budget.clock is time.process_time:
+        return replace(budget, deadline=None, clock=None), budget.deadline - budget.clock()
+    raise ValueError("helper processes keep time by time.monotonic or time.process_time only, not a clock of its own")
+
+
+def resumed(handed: tuple[Budget, float | None]) -> Budget:
+    """The budget a helper searches with, from :func:`handed_on`'s answer."""
+    budget, left = handed
+    if left is None:
+        return budget
+    return replace(budget, deadline=time.process_time() + left, clock=time.process_time)
 
 
 READY = "ready"

@@ -36,7 +36,8 @@ from typing import Callable, Protocol
 from .. import games
 from ..config import BotsConfig
 from ..table import Conflict, IllegalAction, NotFound, StorageError, Table, TableError
-from . import LEVELS, NoBot, budget, supported
+from . import LEVELS, NoBot, supported
+from .budget import Budget
 from .worker import END_SIGNAL
 
 log = logging.getLogger(__name__)
@@ -96,7 +97,7 @@ def bot_name(seat: int, level: str) -> str:
 class Thinker(Protocol):
     """What BotSeats hands the choosing to (the worker process, or a fake in tests)."""
 
-    def think(self, game_id: str, view: dict, *, level: str, seconds: float) -> concurrent.futures.Future: ...
+    def think(self, game_id: str, view: dict, *, level: str, budget: Budget) -> concurrent.futures.Future: ...
 
     def close(self) -> None: ...
 
@@ -116,16 +117,17 @@ class WorkerThinker:
     leaves nothing held. The worker ignores SIGTERM and SIGINT, so the companion decides
     when it ends: :meth:`close` ends it at once, even in a long search (budgets go up to
     60 s; systemd allows 15 s to stop). A worker that dies mid-question fails that question
-    with :class:`WorkerDied` at once; the next question starts a new worker. ``iterations``,
-    when given, replaces every budget in seconds (tests and benchmarks use it to be quick
-    and independent of speed). ``workers``: how many processes a question's search runs on,
-    the worker and its own helpers (:mod:`companion.bots.parallel`), which end with it.
+    with :class:`WorkerDied` at once; the next question starts a new worker. ``budget``,
+    when given, replaces every question's (tests and benchmarks give iterations, to be
+    quick and independent of speed). ``workers``: how many
+    processes a question's search runs on, the worker and its own helpers
+    (:mod:`companion.bots.parallel`), which end with it.
 
     A question's future is set running when the worker takes it: one cancelled before then
     is never thought about (a hint whose phone gave up)."""
 
-    def __init__(self, iterations: int | None = None, name: str = "bot worker", workers: int = 1):
-        self._iterations = iterations
+    def __init__(self, budget: Budget | None = None, name: str = "bot worker", workers: int = 1):
+        self._budget = budget
         self._workers = workers
         self._name = name
         self._ready = threading.Condition()
@@ -134,14 +136,15 @@ class WorkerThinker:
         self._process: subprocess.Popen | None = None  # the worker, started when first needed
         self._thread: threading.Thread | None = None
 
-    def think(self, game_id: str, view: dict, *, level: str, seconds: float) -> concurrent.futures.Future:
+    def think(self, game_id: str, view: dict, *, level: str, budget: Budget) -> concurrent.futures.Future:
         future: concurrent.futures.Future = concurrent.futures.Future()
-        budget_seconds = None if self._iterations else seconds
+        if self._budget is not None:
+            budget = self._budget
         with self._ready:
             if self._closed:
                 future.cancel()
                 return future
-            self._questions.append((future, (game_id, view, level, budget_seconds, self._iterations)))
+            self._questions.append((future, (game_id, view, level, budget)))
             if self._thread is None:
                 self._thread = threading.Thread(target=self._serve, name=self._name, daemon=True)
                 self._thread.start()
@@ -375,7 +378,7 @@ class BotSeats:
         the companion is stopping (:meth:`stop_hints`), also for a hint being thought."""
         low, high = HINT_SECONDS_RANGE
         if seconds is None:
-            seconds = min(max(budget("normal", self._config), low), high)
+            seconds = min(max(Budget.for_level("normal", self._config).amount, low), high)
         elif isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not low <= seconds <= high:
             raise ValueError(f"a hint may think from {low} to {high} seconds, not {seconds!r}")
         view = self._table.view(seat)
@@ -394,7 +397,8 @@ class BotSeats:
                 if flying is not None and not flying.future.cancel() and not flying.future.done():
                     raise HintBusy("the hint you asked for before is still being worked out: try again in a moment",
                                    "前に頼んだヒントをまだ考えています。少し待ってからもう一度どうぞ")
-                flying = _Hint(view["version"], self._hinter.think(view["game"], view, level="normal", seconds=seconds))
+                hinted = self._hinter.think(view["game"], view, level="normal", budget=Budget.seconds(seconds))
+                flying = _Hint(view["version"], hinted)
                 self._hints[seat] = flying
                 new = True
         if new:  # outside the lock: a future already answered calls back at once
@@ -514,10 +518,10 @@ class BotSeats:
 
     def _play(self, seat: int, token: str, level: str, view: dict) -> None:
         began = time.monotonic()
-        seconds = budget(level, self._config)
+        budget = Budget.for_level(level, self._config)  # seconds of wall-clock time
         try:
-            action = self._thinker.think(view["game"], view, level=level, seconds=seconds).result(
-                timeout=seconds + WAIT_MARGIN_SECONDS)
+            action = self._thinker.think(view["game"], view, level=level, budget=budget).result(
+                timeout=budget.amount + WAIT_MARGIN_SECONDS)
         except concurrent.futures.CancelledError:
             return  # stopping
         except WorkerDied:

@@ -252,7 +252,7 @@ class Search:
         lap = public["final_lap"]
         self.trigger = None if lap is None else lap["trigger"]
         late = (view["version"] - LATE) / (LAST_CALL - LATE)
-        self.deadline, self.clock = None, None  # set by run
+        self.budget = None  # set by run; None: no deadline (every move is read in full)
         self._judged_other = {}  # judge_other's values, by position
         self.lateness = min(1.0, max(0.0, late))
         self.stalling = STALLING * self.lateness  # what a game going on loses (see LATE)
@@ -422,7 +422,7 @@ class Search:
         """Depth 3: the bot's best next move, each judged with the other to move; once one
         is worth ``cap`` or more, the rest are not read (the answer that led here is not
         the other's worst for the bot)."""
-        if self.deadline is not None and self.clock() >= self.deadline:
+        if self.budget is not None and not self.budget.left():
             raise _OutOfTime
         me, rules = self.me, self.rules
         if rules.fours(board, me)[0]:  # a five in one move
@@ -522,14 +522,15 @@ class Search:
         cost = self.undoing(action)
         return self.value(board, scores, hand, action["type"] == "trump" and not hand, depth, floor + cost) - cost
 
-    def run(self, keys: set[str] | None, key, deadline: float | None, clock, deeper: int, rng) -> dict:
+    def run(self, keys: set[str] | None, key, budget, deeper: int, rng) -> dict:
         """The move to play: every move weighed two plies deep, best first by
-        :meth:`first_look`, until ``deadline`` (by ``clock``; at least one is weighed);
-        then, while time is left, the ``deeper`` best again three plies deep. Of the moves
+        :meth:`first_look`, while ``budget`` has time left (at least one is weighed); then,
+        while time is still left, the ``deeper`` best again three plies deep. Of the moves
         within :data:`NEAR` of the best (wider late in the game), one drawn by ``rng``
         (see the module's description). ``keys``: the actions allowed (by ``key``), None
-        for all."""
-        self.deadline, self.clock = deadline, clock
+        for all. ``budget``: a started ``companion.bots.budget.Budget`` (the search only asks
+        its ``left()`` and counts no iterations), or None for no deadline."""
+        self.budget = budget
         moves = [move for move in self.mine() if keys is None or key(move[0]) in keys]
         moves.sort(key=lambda move: -self.first_look(move))  # stable: the engine's order among equals
         near = NEAR + LATE_NEAR * self.lateness
@@ -537,7 +538,7 @@ class Search:
         # ``floor`` lets the search stop reading it as soon as that is sure.
         weighed, floor = [], -math.inf
         for move in moves:
-            if weighed and deadline is not None and clock() >= deadline:
+            if weighed and budget is not None and not budget.left():
                 break
             value = self._weigh(move, 2, floor)
             weighed.append((value, move))
@@ -548,7 +549,7 @@ class Search:
             # move it did not reach was worth less two plies deep than those it did.
             deepened, floor = [], -math.inf
             for value, move in ranked[:deeper]:
-                if deepened and deadline is not None and clock() >= deadline:
+                if deepened and budget is not None and not budget.left():
                     break
                 if abs(value) < WIN:  # a won or lost game stays so
                     try:

@@ -1,11 +1,11 @@
 """The worker process a bot thinks in: ``python -m companion.bots.worker [WORKERS]``.
 
 :class:`companion.bots.seats.WorkerThinker` starts it and is the only one that talks to it:
-each question arrives on standard input as a pickle ``(game id, view, level, seconds,
-iterations)``, and each answer leaves on standard output as a pickle ``(True, action)`` or
-``(False, exception)``. What a bot notices of the play between its questions stays here
-(:class:`Notebook`). It ends when its standard input closes (the companion closed it, or
-died).
+each question arrives on standard input as a pickle ``(game id, view, level, budget)`` (a
+:class:`companion.bots.budget.Budget`, started here), and each answer leaves on standard
+output as a pickle ``(True, action)`` or ``(False, exception)``. What a bot notices of the
+play between its questions stays here (:class:`Notebook`). It ends when its standard input
+closes (the companion closed it, or died).
 
 With ``WORKERS`` above 1 (``[bots] workers``), a question's tree search runs here and on
 ``WORKERS - 1`` helper processes of its own at once (:class:`.parallel.ProcessPool`), started
@@ -81,12 +81,12 @@ def _answer(questions, answers, notebook: Notebook, pool: ProcessPool) -> None:
     """Answer each question until the companion closes our standard input."""
     while True:
         try:
-            game_id, view, level, seconds, iterations = pickle.load(questions)
+            game_id, view, level, budget = pickle.load(questions)
         except EOFError:
             return
         try:
-            answer = (True, choose(games.get(game_id), view, seconds=seconds, iterations=iterations, level=level,
-                                   notes=notebook.notes(view), pool=pool))
+            answer = (True, choose(games.get(game_id), view, budget=budget, level=level, notes=notebook.notes(view),
+                                   pool=pool))
         except Exception as error:  # noqa: BLE001 - handed to the asker, who says what went wrong
             answer = (False, error)
         try:

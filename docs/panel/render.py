@@ -22,7 +22,10 @@ from companion import games
 from companion.bots.seats import BotSeats
 from companion.table import Table
 from hardware.display import Display
-from hardware.panel import ConfirmPage, HomePage, InfoPage, JoinPage, Panel
+from hardware import commands, menus
+from hardware.menus import BOTS_MENU, GAME_MENU, MAIN_MENU, open_menu
+from hardware.pages import ConfirmPage, HomePage, InfoPage, JoinPage
+from hardware.panel import Panel
 from hardware.screens import Screen, render, stopped_screen
 
 SCALE = 4
@@ -65,9 +68,9 @@ def shots(language: str = "en"):
 
         yield shot("idle", HomePage())
         yield shot("idle-32", HomePage(), (128, 32))
-        yield shot("menu", panel.main_menu())
-        yield shot("choose-game", panel._game_list())
-        yield shot("players", panel._player_count(table.public()["offered_games"][-1]))
+        yield shot("menu", open_menu(panel, MAIN_MENU))
+        yield shot("choose-game", menus.game_list(panel))
+        yield shot("players", menus.player_count(panel, table.public()["offered_games"][-1]))
         yield shot("confirm-start", ConfirmPage("Start", "Start Pig House (tracker) for 3 players?", lambda: None))
         yield shot("ip-address", InfoPage("IP address", "IP 192.168.1.20\nhttp://192.168.1.20:8000/"))
         for game_id in games.ids():
@@ -83,16 +86,16 @@ def shots(language: str = "en"):
             table.act(seat, table.view(seat)["actions"][0], table.version)
         table.act(table.public()["view"]["to_act"][0], {"type": "roll"}, table.version)
         yield shot("status-pig-house-die", HomePage())
-        yield shot("game-menu-pig-house", panel.game_menu())
+        yield shot("game-menu-pig-house", open_menu(panel, GAME_MENU))
         while table.public()["view"]["public"]["step"] != "attack":
             seat = table.public()["view"]["to_act"][0]
             table.act(seat, table.view(seat)["actions"][0], table.version)
         yield shot("status-pig-house-attack", HomePage())
-        yield shot("game-menu-pig-house-attack", panel.game_menu())
+        yield shot("game-menu-pig-house-attack", open_menu(panel, GAME_MENU))
         yield shot("status-pig-house-attack-32", HomePage(), (128, 32))
-        done = next(a for a in panel._panel_actions() if a.action["type"] == "attack_done")
-        panel._choose_action(done, table.version)
-        yield shot("confirm-attack-done", panel._pages[-1])
+        done = next(a for a in menus.panel_actions(panel) if a.action["type"] == "attack_done")
+        commands.choose_action(panel, done, table.version)
+        yield shot("confirm-attack-done", panel.page)
         panel.home()
         yield shot("join-in-game", JoinPage())
         yield shot("confirm-undo", ConfirmPage("Undo", "Take back the last move: Taro rolls 2 pigs.", lambda: None,
@@ -100,7 +103,7 @@ def shots(language: str = "en"):
         yield shot("refused", InfoPage("Cannot undo", "there is nothing to undo in this game", "error"))
         play(table, "swap5", 2, 10_000, seed=3)
         yield shot("game-over", HomePage())
-        yield shot("game-menu-over", panel.game_menu())
+        yield shot("game-menu-over", open_menu(panel, GAME_MENU))
         play(table, "lion-square-ledger", 3, 0)
         for seat in range(3):
             table.act(seat, {"type": "loss", "loss": 3}, table.version)
@@ -122,17 +125,17 @@ def shots(language: str = "en"):
         table.start_game("meow-oracle", 3, seed=2)
         table.join(0, NAMES[0])
         bots.seat(2, "normal")
-        yield shot("game-menu-bots", panel.game_menu())
-        yield shot("bots", panel._bot_menu())
-        yield shot("bot-level", panel._bot_levels(1))
+        yield shot("game-menu-bots", open_menu(panel, GAME_MENU))
+        yield shot("bots", open_menu(panel, BOTS_MENU))
+        yield shot("bot-level", menus.bot_levels(panel, 1))
         panel.public = table.public()
-        panel._ask_remove_bot(2, "normal")
-        yield shot("confirm-remove-bot", panel._pages[-1])
+        commands.ask_remove_bot(panel, 2, "normal")
+        yield shot("confirm-remove-bot", panel.page)
         table.free_all_seats()
         table.start_game("swap5", 2, seed=1)
         table.join(1, NAMES[1])
         yield shot("status-empty-seat", HomePage())
-        yield shot("game-menu-empty-seat", panel.game_menu())
+        yield shot("game-menu-empty-seat", open_menu(panel, GAME_MENU))
         bots.stop()
         yield "stopped", stopped_screen(language, 128), (128, 64)
         table.close()

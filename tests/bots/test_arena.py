@@ -5,9 +5,11 @@ import json
 import pytest
 
 from companion import games
-from companion.bots.arena import arena, budgets, played_games
+from companion.bots.arena import arena, played_games
+from companion.bots.budget import Budget
 from companion.cli import main
 from companion.config import BotsConfig
+from companion.games.rng import Rng
 
 
 def test_the_arena_rotates_seats_and_counts_every_game():
@@ -24,7 +26,7 @@ def test_the_arenas_games_one_by_one_are_its_deals_seats_and_moves():
     """played_games, which arena() counts: game n is dealt from seed + n, the entries turn
     one seat a game, and its moves played again on that deal give the finished game."""
     game = games.get("meow-oracle")
-    run = list(played_games(game, ["easy", "random", "greedy"], 3, seed=4, iterations=2))
+    run = list(played_games(game, ["easy", "random", "greedy"], 3, seed=4, budget=Budget.iterations(2)))
     assert [played.entries for played in run] == [["easy", "random", "greedy"], ["greedy", "easy", "random"],
                                                   ["random", "greedy", "easy"]]
     for played in run:
@@ -33,12 +35,13 @@ def test_the_arenas_games_one_by_one_are_its_deals_seats_and_moves():
             state = game.apply(state, seat, action)
         assert state == played.state and game.is_over(state)
         assert list(played.slowest) == [played.entries.index("easy")]
-    assert arena(game, ["easy", "random", "greedy"], 3, seed=4, iterations=2).moves == [len(p.moves) for p in run]
+    again = arena(game, ["easy", "random", "greedy"], 3, seed=4, budget=Budget.iterations(2))
+    assert again.moves == [len(p.moves) for p in run]
 
 
 def test_normal_beats_random_at_swap5():
     """A fast sanity check of strength; the measured figures are in docs/bots.md."""
-    result = arena(games.get("swap5"), ["normal", "random"], 4, seed=11, iterations=5)
+    result = arena(games.get("swap5"), ["normal", "random"], 4, seed=11, budget=Budget.iterations(5))
     assert result.wins[0] == 4
 
 
@@ -48,8 +51,9 @@ def test_normal_beats_random_at_swap5():
         (["normal", "bogus"], {}, "unknown seat 'bogus'"),
         (["normal", "random", "random"], {}, "for 2, 4 players"),
         (["normal", "random"], {"games": 0}, "whole number of 1 or more"),
-        (["normal", "greedy"], {"scale": 0}, "--scale must be a positive number"),
-        (["normal", "greedy"], {"scale": 0.1, "iterations": 5}, "not more"),
+        (["normal", "greedy"], {"scale": 0}, "scale must be a positive number"),
+        (["random", "greedy"], {"scale": -1}, "scale must be a positive number"),  # checked with no bot seated too
+        (["normal", "greedy"], {"scale": 0.1, "budget": Budget.iterations(5)}, "not both"),
     ],
 )
 def test_the_arena_refuses_bad_requests(seats, kwargs, message):
@@ -62,17 +66,10 @@ def test_the_arena_refuses_bad_requests(seats, kwargs, message):
                                                 ("meow-oracle", ["strong", "greedy", "greedy"])])
 def test_a_seeded_arena_with_greedy_players_plays_the_same_games_again(game_id, seats):
     game = games.get(game_id)
-    first = arena(game, seats, len(seats), seed=7, iterations=3)
-    assert first == arena(game, seats, len(seats), seed=7, iterations=3)
+    first = arena(game, seats, len(seats), seed=7, budget=Budget.iterations(3))
+    assert first == arena(game, seats, len(seats), seed=7, budget=Budget.iterations(3))
     assert sum(first.wins) + first.lions == len(seats)
     assert first.slowest[0] > 0 and first.slowest[1:] == [None] * (len(seats) - 1)  # only bot levels are timed
-
-
-def test_scale_gives_each_level_that_share_of_its_configured_seconds_of_processor_time():
-    config = BotsConfig(easy_seconds=0.2, normal_seconds=0.6, strong_seconds=3.0)
-    found = budgets(["strong", "normal", "easy", "greedy"], None, None, config, scale=0.1)
-    assert found == {"strong": {"cpu_seconds": pytest.approx(0.3)}, "normal": {"cpu_seconds": pytest.approx(0.06)},
-                     "easy": {"cpu_seconds": pytest.approx(0.02)}}
 
 
 def test_a_scaled_bot_stops_thinking_at_its_processor_time():
@@ -82,10 +79,29 @@ def test_a_scaled_bot_stops_thinking_at_its_processor_time():
     assert "normal's longest decision" in result.report()
 
 
-def test_the_arena_budgets_keep_the_configured_ratios():
+@pytest.mark.parametrize(("options", "expected"), [
+    ({"budget": Budget.iterations(30)}, {"strong": ("iterations", 150), "normal": ("iterations", 30),
+                                         "easy": ("iterations", 10)}),
+    ({"budget": Budget.seconds(1.2)}, {"strong": ("seconds", 6.0), "normal": ("seconds", 1.2), "easy": ("seconds", 0.4)}),
+    ({"scale": 0.1}, {"strong": ("processor seconds", 0.3), "normal": ("processor seconds", 0.06),
+                      "easy": ("processor seconds", 0.02)}),
+    ({}, {"strong": ("seconds", 3.0), "normal": ("seconds", 0.6), "easy": ("seconds", 0.2)}),
+])
+def test_each_level_thinks_for_its_share_of_normals_budget_or_its_scaled_seconds(monkeypatch, options, expected):
+    """The arena's budget is normal's, the other levels keep the ratio of their configured
+    seconds to it; a scale gives each level that share of its seconds in processor time."""
+    from companion.bots import arena as arena_module
+
     config = BotsConfig(easy_seconds=0.2, normal_seconds=0.6, strong_seconds=3.0)
-    found = budgets(["strong", "normal", "easy", "random"], None, 30, config)
-    assert found == {"strong": {"iterations": 150}, "normal": {"iterations": 30}, "easy": {"iterations": 10}}
+    given = {}
+
+    def plays_at_random(game, view, *, budget, seed, level, notes, pool):
+        given[level] = (budget.unit, budget.amount)
+        return Rng.from_seed(seed).choice(view["actions"])
+
+    monkeypatch.setattr(arena_module, "choose", plays_at_random)
+    arena(games.get("meow-oracle"), ["strong", "normal", "easy"], 1, seed=3, config=config, **options)
+    assert given == {level: (unit, pytest.approx(amount)) for level, (unit, amount) in expected.items()}
 
 
 def test_the_arena_command_prints_one_json_object(capsys):

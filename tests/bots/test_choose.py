@@ -6,7 +6,8 @@ import json
 import pytest
 
 from companion import games
-from companion.bots import LEVELS, NoBot, budget, choose
+from companion.bots import LEVELS, NoBot, choose
+from companion.bots.budget import Budget
 from companion.bots.ismcts import rewards
 from companion.config import load_config
 from companion.table import Table
@@ -24,7 +25,7 @@ def test_the_bot_plays_legal_moves_only(game_id, players):
     for _ in range(40):
         seat = game.to_act(state)[0]
         view = seat_view(game, state, seat)
-        action = choose(game, view, iterations=2, seed=state["version"])
+        action = choose(game, view, budget=Budget.iterations(2), seed=state["version"])
         assert action in view["actions"]
         state = game.apply(state, seat, action)
 
@@ -35,8 +36,8 @@ def test_iterations_and_a_seed_give_the_same_choice_every_time():
     for seat in (0, 1, 2):
         state = game.apply(state, seat, game.legal_actions(state, seat)[0])  # into the second pass
     view = seat_view(game, state, 0)
-    first = [choose(game, view, iterations=30, seed=seed) for seed in range(4)]
-    again = [choose(game, json.loads(json.dumps(view)), iterations=30, seed=seed) for seed in range(4)]
+    first = [choose(game, view, budget=Budget.iterations(30), seed=seed) for seed in range(4)]
+    again = [choose(game, json.loads(json.dumps(view)), budget=Budget.iterations(30), seed=seed) for seed in range(4)]
     assert first == again
 
 
@@ -48,7 +49,7 @@ def test_the_tables_view_with_its_envelope_is_played_like_the_bare_view(tmp_path
     enveloped = table.view(1)
     assert enveloped["version"] != enveloped["game_version"]
     bare = seat_view(game, table.state(), 1)
-    assert choose(game, enveloped, iterations=20, seed=9) == choose(game, bare, iterations=20, seed=9)
+    assert choose(game, enveloped, budget=Budget.iterations(20), seed=9) == choose(game, bare, budget=Budget.iterations(20), seed=9)
 
 
 def test_a_winning_move_is_found():
@@ -56,7 +57,7 @@ def test_a_winning_move_is_found():
     game = games.get("swap5")
     layout = "RRRR./GYBGR/BG.YB/YB.GY/GYB.."
     state = game.setup(2, 1, {"layout": "typed", "typed_layout": layout})
-    action = choose(game, seat_view(game, state, 0), iterations=40, seed=1)
+    action = choose(game, seat_view(game, state, 0), budget=Budget.iterations(40), seed=1)
     after = game.apply(state, 0, action)
     assert game.is_over(after) and game.result(after)["winners"] == [0]
 
@@ -75,7 +76,7 @@ def test_a_single_legal_action_is_played_without_searching():
     state = game.setup(2, 1)
     view = seat_view(game, state, 0)
     view["actions"] = view["actions"][:1]
-    assert choose(game, view, iterations=10**9) == view["actions"][0]
+    assert choose(game, view, budget=Budget.iterations(10**9)) == view["actions"][0]
 
 
 @pytest.mark.parametrize(
@@ -86,9 +87,7 @@ def test_a_single_legal_action_is_played_without_searching():
         ({"actions": []}, {}, "nothing to do"),
         ({"actions": None}, {}, 'no "actions"'),
         ({"over": True}, {}, "game is over"),
-        ({}, {"seconds": 1, "iterations": 5}, "not more"),
-        ({}, {"iterations": 0}, "iterations must be"),
-        ({}, {"seconds": -1}, "seconds must be"),
+        ({}, {"budget": 0.5}, "budget must be a Budget"),
         ({}, {"level": "expert"}, "unknown bot level 'expert'"),
         ({}, {"notes": ["passed"]}, "notes must be a dict"),
     ],
@@ -105,16 +104,17 @@ def test_trackers_have_no_bot():
     game = games.get("meow-oracle-scorer")
     state = game.setup(3, 1)
     with pytest.raises(NoBot, match="has no bot"):
-        choose(game, seat_view(game, state, 0), iterations=1)
+        choose(game, seat_view(game, state, 0), budget=Budget.iterations(1))
 
 
 def test_levels_are_named_in_both_languages_and_budgeted_by_the_configuration(tmp_path):
     assert set(LEVELS) == {"easy", "normal", "strong"}
     assert all(names["en"] and names["ja"] for names in LEVELS.values())
-    assert budget("easy") < budget("normal") < budget("strong") <= 3
+    easy, normal, strong = (Budget.for_level(level).amount for level in ("easy", "normal", "strong"))
+    assert easy < normal < strong <= 3
     path = tmp_path / "config.toml"
     path.write_text("[bots]\nstrong_seconds = 4\n")
-    assert budget("strong", load_config(path).bots) == 4.0
+    assert Budget.for_level("strong", load_config(path).bots) == Budget.seconds(4.0)
     path.write_text("[bots]\nstrong_seconds = 0\n")
     with pytest.raises(ValueError, match="bots.strong_seconds: must be from 0.05 to 60 seconds"):
         load_config(path)
@@ -126,7 +126,7 @@ def test_easy_sometimes_plays_its_second_best_move():
     game = games.get("swap5")
     view = seat_view(game, game.setup(2, 4), 0)
     differing = sum(
-        choose(game, view, iterations=8, seed=seed) != choose(game, view, iterations=8, seed=seed, level="easy")
+        choose(game, view, budget=Budget.iterations(8), seed=seed) != choose(game, view, budget=Budget.iterations(8), seed=seed, level="easy")
         for seed in range(10)
     )
     assert 0 < differing < 10
@@ -144,9 +144,9 @@ def test_a_move_the_greedy_player_sees_lose_by_force_is_not_weighed(monkeypatch)
     view = seat_view(game, state, 0)
     keep = view["actions"][7]
     monkeypatch.setattr(bots, "root_values", lambda g, v, actions, rng: [0.0 if a == keep else -WON for a in actions])
-    assert choose(game, view, iterations=20, seed=1) == keep
+    assert choose(game, view, budget=Budget.iterations(20), seed=1) == keep
     monkeypatch.setattr(bots, "root_values", lambda g, v, actions, rng: [-WON] * len(actions))
-    assert choose(game, view, iterations=20, seed=1) in view["actions"]  # all lost: it still plays
+    assert choose(game, view, budget=Budget.iterations(20), seed=1) in view["actions"]  # all lost: it still plays
 
 
 def test_easy_searches_without_the_greedy_players_values(monkeypatch):
@@ -164,9 +164,9 @@ def test_easy_searches_without_the_greedy_players_values(monkeypatch):
     state = game.setup(3, 2)
     seat = game.to_act(state)[0]
     view = seat_view(game, state, seat)
-    assert choose(game, view, iterations=10, seed=1, level="easy") in view["actions"]
+    assert choose(game, view, budget=Budget.iterations(10), seed=1, level="easy") in view["actions"]
     with pytest.raises(AssertionError, match="asked the greedy player"):
-        choose(game, view, iterations=10, seed=1, level="normal")
+        choose(game, view, budget=Budget.iterations(10), seed=1, level="normal")
 
 
 def test_easy_plays_its_second_best_move_half_the_time(monkeypatch):
@@ -188,7 +188,7 @@ def test_easy_plays_its_second_best_move_half_the_time(monkeypatch):
 
     monkeypatch.setattr(bots, "search", ranked_search)
     monkeypatch.setattr(bots, "root_values", lambda game, view, actions, rng: [0.0] * len(actions))
-    easy = [choose(game, view, iterations=1, seed=seed, level="easy") for seed in range(400)]
+    easy = [choose(game, view, budget=Budget.iterations(1), seed=seed, level="easy") for seed in range(400)]
     assert 160 <= easy.count(second) <= 240 and easy.count(best) + easy.count(second) == 400
-    assert {json.dumps(choose(game, view, iterations=1, seed=seed, level=level))
+    assert {json.dumps(choose(game, view, budget=Budget.iterations(1), seed=seed, level=level))
             for seed in range(50) for level in ("normal", "strong")} == {json.dumps(best)}

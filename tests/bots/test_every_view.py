@@ -12,6 +12,7 @@ import pytest
 
 from companion import games
 from companion.bots import NoBot, choose
+from companion.bots.budget import Budget
 from companion.bots.seats import BotSeats, HintOutdated
 from companion.config import BotsConfig
 from companion.table import Conflict, Table
@@ -26,11 +27,11 @@ class SearchHere:
     def __init__(self, seed: int = 0):
         self.seed = seed
 
-    def think(self, game_id, view, *, level, seconds):
+    def think(self, game_id, view, *, level, budget):
         future = concurrent.futures.Future()
         self.seed += 1
         try:
-            future.set_result(choose(games.get(game_id), view, iterations=3, seed=self.seed, level=level))
+            future.set_result(choose(games.get(game_id), view, budget=Budget.iterations(3), seed=self.seed, level=level))
         except Exception as error:  # noqa: BLE001 - handed on as the worker hands it on
             future.set_exception(error)
         return future

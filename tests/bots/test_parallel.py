@@ -16,6 +16,7 @@ import pytest
 from companion import games
 from companion.bots import choose
 from companion.bots.arena import arena
+from companion.bots.budget import Budget
 from companion.bots.ismcts import action_key, search
 from companion.bots.parallel import InProcessPool, ProcessPool, root_stats, summed, worker_seeds
 from companion.bots.seats import WorkerThinker
@@ -54,17 +55,17 @@ def test_one_worker_chooses_the_same_move_as_the_single_search(game_id, players)
     for seed in range(3):
         game, view = seat_view(game_id, players, seed, moves=seed)
         for level in ("easy", "normal", "strong"):
-            alone = choose(game, view, iterations=25, seed=seed, level=level)
-            assert choose(game, view, iterations=25, seed=seed, level=level, pool=InProcessPool(1)) == alone
-            assert choose(game, view, iterations=25, seed=seed, level=level, pool=ProcessPool(1)) == alone
+            alone = choose(game, view, budget=Budget.iterations(25), seed=seed, level=level)
+            assert choose(game, view, budget=Budget.iterations(25), seed=seed, level=level, pool=InProcessPool(1)) == alone
+            assert choose(game, view, budget=Budget.iterations(25), seed=seed, level=level, pool=ProcessPool(1)) == alone
 
 
 @pytest.mark.parametrize(("game_id", "players"), GAMES)
 def test_one_worker_has_the_single_searchs_root(game_id, players):
     game, view = seat_view(game_id, players, 7, moves=2)
-    single = root_stats(search(game, view, Rng.from_seed(3), iterations=40, deadline=None))
+    single = root_stats(search(game, view, Rng.from_seed(3), Budget.iterations(40)))
     for pool in (InProcessPool(1), ProcessPool(1)):
-        assert root_stats(pool.search(game, view, Rng.from_seed(3), iterations=40, deadline=None)) == single
+        assert root_stats(pool.search(game, view, Rng.from_seed(3), Budget.iterations(40))) == single
 
 
 @pytest.mark.parametrize(("game_id", "players"), GAMES)
@@ -72,9 +73,9 @@ def test_three_workers_root_is_the_sum_of_three_searches_with_their_own_seeds(ga
     game, view = seat_view(game_id, players, 11, moves=1)
     rng = Rng.from_seed(5)
     seeds = worker_seeds(rng, 2)  # drawn from worker 0's generator before its search
-    searches = [search(game, view, generator, iterations=30, deadline=None)
+    searches = [search(game, view, generator, Budget.iterations(30))
                 for generator in (rng, Rng.from_seed(seeds[0]), Rng.from_seed(seeds[1]))]
-    edges = InProcessPool(3).search(game, view, Rng.from_seed(5), iterations=30, deadline=None)
+    edges = InProcessPool(3).search(game, view, Rng.from_seed(5), Budget.iterations(30))
     assert sum(edge.visits for edge in edges) == 90
     for edge in edges:
         same = [found for root in searches for found in root if found.action == edge.action]
@@ -101,7 +102,7 @@ class FakePool:
     def __init__(self, roots):
         self.roots = roots
 
-    def search(self, game, view, rng, **budget):
+    def search(self, game, view, rng, budget, **options):
         return summed(self.roots)
 
 
@@ -112,8 +113,8 @@ def test_the_bot_plays_the_move_visited_most_in_the_sum_not_worker_0s():
     roots = [[(key(first), first, me, 10, 6.0, 20), (key(second), second, me, 9, 5.0, 20)],
              [(key(second), second, me, 12, 7.0, 20), (key(first), first, me, 2, 0.0, 20)],
              [(key(second), second, me, 8, 4.0, 20)]]
-    assert choose(games.get("lion-square"), view, iterations=5, seed=1, level="normal", pool=FakePool(roots[:1])) == first
-    assert choose(games.get("lion-square"), view, iterations=5, seed=1, level="normal", pool=FakePool(roots)) == second
+    assert choose(games.get("lion-square"), view, budget=Budget.iterations(5), seed=1, level="normal", pool=FakePool(roots[:1])) == first
+    assert choose(games.get("lion-square"), view, budget=Budget.iterations(5), seed=1, level="normal", pool=FakePool(roots)) == second
 
 
 @pytest.mark.parametrize(("game_id", "players"), GAMES[:2])
@@ -121,21 +122,21 @@ def test_helper_processes_sum_what_the_in_process_workers_sum(game_id, players):
     game, view = seat_view(game_id, players, 3, moves=4)
     pool = ProcessPool(3)
     try:
-        by_processes = root_stats(pool.search(game, view, Rng.from_seed(8), iterations=30, deadline=None))
+        by_processes = root_stats(pool.search(game, view, Rng.from_seed(8), Budget.iterations(30)))
     finally:
         pool.close()
-    assert by_processes == root_stats(InProcessPool(3).search(game, view, Rng.from_seed(8), iterations=30, deadline=None))
+    assert by_processes == root_stats(InProcessPool(3).search(game, view, Rng.from_seed(8), Budget.iterations(30)))
 
 
 def test_a_search_stops_when_told():
     game, view = seat_view("meow-oracle", 3, 2)
-    edges = search(game, view, Rng.from_seed(1), iterations=10**9, deadline=None, stop=stop_after(25))
+    edges = search(game, view, Rng.from_seed(1), Budget.iterations(10**9), stop=stop_after(25))
     assert sum(edge.visits for edge in edges) == 25  # the first iteration runs before the first look
 
 
 def test_in_process_workers_stop_when_told():
     game, view = seat_view("meow-oracle", 3, 2)
-    edges = InProcessPool(3).search(game, view, Rng.from_seed(1), iterations=10**9, deadline=None, stop=stop_after(25))
+    edges = InProcessPool(3).search(game, view, Rng.from_seed(1), Budget.iterations(10**9), stop=stop_after(25))
     assert sum(edge.visits for edge in edges) == 25 + 1 + 1  # once told, the others run their one iteration
 
 
@@ -144,10 +145,10 @@ def test_helpers_stop_their_search_when_told():
     game, view = seat_view("lion-square", 3, 2)
     pool = ProcessPool(3)
     try:
-        edges = pool.search(game, view, Rng.from_seed(1), iterations=10**9, deadline=None, stop=stop_after(40))
+        edges = pool.search(game, view, Rng.from_seed(1), Budget.iterations(10**9), stop=stop_after(40))
         assert sum(edge.visits for edge in edges) >= 40 + 2  # the helpers' shares are in the sum
         # and they take the next question as usual
-        again = pool.search(game, view, Rng.from_seed(1), iterations=5, deadline=None)
+        again = pool.search(game, view, Rng.from_seed(1), Budget.iterations(5))
         assert sum(edge.visits for edge in again) == 15
     finally:
         pool.close()
@@ -168,6 +169,7 @@ def wait_for_exit(pid: int) -> None:
 ASKER = textwrap.dedent("""
     import sys
     from companion import games
+    from companion.bots.budget import Budget
     from companion.bots.parallel import ProcessPool
     from companion.games.rng import Rng
     game = games.get("meow-oracle")
@@ -176,7 +178,7 @@ ASKER = textwrap.dedent("""
     pool = ProcessPool(3)
     pool.start()
     print(*pool.pids, flush=True)
-    pool.search(game, view, Rng.from_seed(1), iterations=10**9, deadline=None)  # for ever, unless killed
+    pool.search(game, view, Rng.from_seed(1), Budget.iterations(10**9))  # for ever, unless killed
 """)
 
 
@@ -194,10 +196,10 @@ def test_helpers_end_when_their_asker_is_killed_mid_search():
 
 
 def test_the_bot_worker_searches_on_three_processes_and_its_helpers_end_with_it():
-    thinker = WorkerThinker(iterations=10, workers=3)
+    thinker = WorkerThinker(Budget.iterations(10), workers=3)
     game, view = seat_view("lion-square", 3, 6, moves=3)
     try:
-        assert thinker.think(game.id, view, level="normal", seconds=1.0).result(timeout=120) in view["actions"]
+        assert thinker.think(game.id, view, level="normal", budget=Budget.seconds(1.0)).result(timeout=120) in view["actions"]
         helpers = _helpers_of(thinker.pid)
         assert len(helpers) == 2
     finally:
@@ -217,16 +219,16 @@ def _helpers_of(pid: int) -> list[int]:
 def test_the_arena_with_workers_is_reproducible_and_one_worker_is_the_arena_as_before():
     game = games.get("meow-oracle")
     seats = ["normal", "greedy", "greedy"]
-    alone = arena(game, seats, 3, 40, iterations=6)
-    assert arena(game, seats, 3, 40, iterations=6, workers=1) == alone
-    three = arena(game, seats, 3, 40, iterations=6, workers=3)
-    assert arena(game, seats, 3, 40, iterations=6, workers=3) == three
+    alone = arena(game, seats, 3, 40, budget=Budget.iterations(6))
+    assert arena(game, seats, 3, 40, budget=Budget.iterations(6), workers=1) == alone
+    three = arena(game, seats, 3, 40, budget=Budget.iterations(6), workers=3)
+    assert arena(game, seats, 3, 40, budget=Budget.iterations(6), workers=3) == three
 
 
 @pytest.mark.parametrize("workers", [0, 4, "2"])
 def test_the_arena_and_the_pools_refuse_a_bad_number_of_workers(workers):
     with pytest.raises(ValueError, match="1 to 3 workers"):
-        arena(games.get("swap5"), ["normal", "random"], 2, 1, iterations=2, workers=workers)
+        arena(games.get("swap5"), ["normal", "random"], 2, 1, budget=Budget.iterations(2), workers=workers)
     for pool in (InProcessPool, ProcessPool):
         with pytest.raises(ValueError, match="1 to 3 workers"):
             pool(workers)

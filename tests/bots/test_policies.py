@@ -8,6 +8,7 @@ import pytest
 from companion import games
 from companion.bots import choose
 from companion.bots import policies
+from companion.bots.budget import Budget
 from companion.bots.ismcts import playout, search, widening
 from companion.bots.policies import (SWAP5_PATIENCE, TRUMP_WHILE_AHEAD, lion_round_over, meow_fit, meow_round_over, policy,
                                      swap5_values)
@@ -42,12 +43,12 @@ def test_the_tree_widens_with_visits_where_the_game_has_move_values():
     assert [widening(visits) for visits in (0, 1, 3, 4, 9, 15, 25)] == [1, 2, 2, 3, 4, 4, 6]
     game = games.get("swap5")
     state = game.setup(2, 3)
-    edges = search(game, game.view(state, 0), Rng.from_seed(1), iterations=15, deadline=None)
+    edges = search(game, game.view(state, 0), Rng.from_seed(1), Budget.iterations(15))
     assert len(edges) == widening(15) and sum(edge.visits for edge in edges) == 15
     meow = games.get("meow-oracle")  # no move values: every iteration tries a new move while there is one
     state = meow.setup(3, 3)
     seat = meow.to_act(state)[0]
-    edges = search(meow, meow.view(state, seat), Rng.from_seed(1), iterations=3, deadline=None)
+    edges = search(meow, meow.view(state, seat), Rng.from_seed(1), Budget.iterations(3))
     assert len(meow.legal_actions(state, seat)) > 3 and len(edges) == 3
 
 
@@ -62,7 +63,7 @@ def test_two_normal_swap5_bots_end_their_game(seed):
     while not game.is_over(state) and moves < 300:
         seat = game.to_act(state)[0]
         view = game.view(state, seat) | {"actions": game.legal_actions(state, seat)}
-        state = game.apply(state, seat, choose(game, view, iterations=5, seed=rng.next64() >> 1))
+        state = game.apply(state, seat, choose(game, view, budget=Budget.iterations(5), seed=rng.next64() >> 1))
         moves += 1
     assert game.is_over(state), f"still playing after {moves} moves"
 
@@ -91,15 +92,15 @@ def test_after_its_patience_a_swap5_bot_plays_its_trump_cards_so_every_game_ends
     game, state = red_ahead(4)
     state = dict(state, turn=1)  # a seat behind is to move
     view = game.view(state, 1) | {"actions": game.legal_actions(state, 1)}
-    assert choose(game, view, iterations=10, seed=1)["type"] != "trump"  # behind: it keeps its cards
+    assert choose(game, view, budget=Budget.iterations(10), seed=1)["type"] != "trump"  # behind: it keeps its cards
     late = dict(view, version=SWAP5_PATIENCE)
-    assert choose(game, late, iterations=10, seed=1)["type"] == "trump"
+    assert choose(game, late, budget=Budget.iterations(10), seed=1)["type"] == "trump"
     state = dict(state, version=SWAP5_PATIENCE)
     rng = Rng.from_seed(3)
     for moves in range(2 * 4 + 3):  # two turns of every seat, then the others' last lap
         seat = game.to_act(state)[0]
         view = game.view(state, seat) | {"actions": game.legal_actions(state, seat)}
-        state = game.apply(state, seat, choose(game, view, iterations=5, seed=rng.next64() >> 1))
+        state = game.apply(state, seat, choose(game, view, budget=Budget.iterations(5), seed=rng.next64() >> 1))
         if game.is_over(state):
             break
     assert game.is_over(state)
@@ -194,7 +195,7 @@ def test_meow_oracles_search_chooses_only_among_the_moves_nearly_as_good_by_expe
     near = 1.0 - policies.ROOT_MARGIN["meow-oracle"]
     worth = lambda g, v, actions, rng: [1.0 if a == best else near if a == close else near - 0.01 for a in actions]
     monkeypatch.setattr(bots, "root_values", worth)
-    assert {json.dumps(choose(game, view, iterations=30, seed=seed)) for seed in range(6)} <= {json.dumps(best),
+    assert {json.dumps(choose(game, view, budget=Budget.iterations(30), seed=seed)) for seed in range(6)} <= {json.dumps(best),
                                                                                                json.dumps(close)}
 
     def no_search(*args, **kwargs):
@@ -202,4 +203,4 @@ def test_meow_oracles_search_chooses_only_among_the_moves_nearly_as_good_by_expe
 
     monkeypatch.setattr(bots, "root_values", lambda g, v, actions, rng: [1.0 if a == best else 0.0 for a in actions])
     monkeypatch.setattr(bots, "search", no_search)
-    assert choose(game, view, iterations=30, seed=1) == best
+    assert choose(game, view, budget=Budget.iterations(30), seed=1) == best

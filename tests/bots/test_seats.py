@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from companion.bots import NoBot
+from companion.bots.budget import Budget
 from companion.bots.seats import (DATABASE, BotSeats, HintAbandoned, HintBusy, HintOutdated, WorkerDied, WorkerThinker,
                                   bot_name)
 from companion.config import BotsConfig
@@ -34,12 +35,12 @@ class FakeThinker:
 
     def __init__(self, table: Table):
         self.table = table
-        self.calls: list[tuple[str, dict, str, float]] = []
+        self.calls: list[tuple[str, dict, str, Budget]] = []
         self.views_were_the_seats_own: list[bool] = []
         self.closed = False
 
-    def think(self, game_id, view, *, level, seconds):
-        self.calls.append((game_id, view, level, seconds))
+    def think(self, game_id, view, *, level, budget):
+        self.calls.append((game_id, view, level, budget))
         self.views_were_the_seats_own.append(view == self.table.view(view["seat"]))
         future = concurrent.futures.Future()
         future.set_result(view["actions"][0])
@@ -53,8 +54,8 @@ class StuckThinker(FakeThinker):
     """Never answers (a worker busy for ever): the bots think but do not move. Closing
     cancels what is waiting, as the worker's shutdown does."""
 
-    def think(self, game_id, view, *, level, seconds):
-        self.calls.append((game_id, view, level, seconds))
+    def think(self, game_id, view, *, level, budget):
+        self.calls.append((game_id, view, level, budget))
         self.future = concurrent.futures.Future()
         return self.future
 
@@ -278,7 +279,8 @@ def test_a_hint_is_one_of_the_seats_actions_chosen_from_its_view(table, tmp_path
     view = table.view(0)
     assert bots.hint(0) == view["actions"][0]
     assert bots.hint(0, 0.2) == view["actions"][0]
-    assert [(call[2], call[3]) for call in thinker.calls] == [("normal", 1.5), ("normal", 0.2)]
+    assert [(call[2], call[3]) for call in thinker.calls] == [("normal", Budget.seconds(1.5)),
+                                                              ("normal", Budget.seconds(0.2))]
     assert all(thinker.views_were_the_seats_own)
     with pytest.raises(NoBot, match="nothing to do"):
         bots.hint(1)
@@ -318,7 +320,7 @@ def test_closing_the_worker_ends_a_long_search_at_once(table):
     # Budgets go up to 60 s and systemd allows 15 s to stop: stopping must not wait for a search.
     table.start_game("swap5", 2, seed=2)
     thinker = WorkerThinker()
-    future = thinker.think("swap5", table.view(0), level="strong", seconds=30)
+    future = thinker.think("swap5", table.view(0), level="strong", budget=Budget.seconds(30))
     wait_until(lambda: future.running(), seconds=30)  # the worker has it and searches
     began = time.monotonic()
     thinker.close()
@@ -334,24 +336,24 @@ def test_the_worker_ignores_sigterm_and_a_killed_worker_is_replaced_at_once(tabl
     table.start_game("swap5", 2, seed=2)
     thinker = WorkerThinker()
     try:
-        assert thinker.think("swap5", table.view(0), level="easy", seconds=0.05).result(timeout=60) in table.view(0)["actions"]
+        assert thinker.think("swap5", table.view(0), level="easy", budget=Budget.seconds(0.05)).result(timeout=60) in table.view(0)["actions"]
         first = thinker.pid
         os.kill(first, signal.SIGTERM)
-        assert thinker.think("swap5", table.view(0), level="easy", seconds=0.05).result(timeout=60)
+        assert thinker.think("swap5", table.view(0), level="easy", budget=Budget.seconds(0.05)).result(timeout=60)
         assert thinker.pid == first  # SIGTERM did nothing to it
 
-        future = thinker.think("swap5", table.view(0), level="strong", seconds=30)
+        future = thinker.think("swap5", table.view(0), level="strong", budget=Budget.seconds(30))
         wait_until(lambda: future.running(), seconds=30)
         os.kill(first, signal.SIGKILL)
         with pytest.raises(WorkerDied):
             future.result(timeout=5)
-        assert thinker.think("swap5", table.view(0), level="easy", seconds=0.05).result(timeout=60)
+        assert thinker.think("swap5", table.view(0), level="easy", budget=Budget.seconds(0.05)).result(timeout=60)
         second = thinker.pid
         assert second not in (None, first)
 
         os.kill(second, signal.SIGKILL)  # idle
         wait_until(lambda: thinker.pid is None)
-        assert thinker.think("swap5", table.view(0), level="easy", seconds=0.05).result(timeout=60)
+        assert thinker.think("swap5", table.view(0), level="easy", budget=Budget.seconds(0.05)).result(timeout=60)
         assert thinker.pid not in (None, first, second)
     finally:
         thinker.close()
@@ -363,9 +365,9 @@ def test_a_failing_question_comes_back_as_its_error_and_the_worker_answers_on(ta
     thinker = WorkerThinker()
     try:
         with pytest.raises(ValueError, match="unknown game 'no-such-game'"):
-            thinker.think("no-such-game", table.view(0), level="easy", seconds=0.05).result(timeout=60)
+            thinker.think("no-such-game", table.view(0), level="easy", budget=Budget.seconds(0.05)).result(timeout=60)
         first = thinker.pid
-        assert thinker.think("swap5", table.view(0), level="easy", seconds=0.05).result(timeout=60) in table.view(0)["actions"]
+        assert thinker.think("swap5", table.view(0), level="easy", budget=Budget.seconds(0.05)).result(timeout=60) in table.view(0)["actions"]
         assert thinker.pid == first
     finally:
         thinker.close()
@@ -388,7 +390,7 @@ def test_the_worker_answers_an_error_that_cannot_be_pickled_by_its_words_and_end
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         for _ in range(2):
-            pickle.dump(("swap5", {}, "easy", 0.05, None), process.stdin)
+            pickle.dump(("swap5", {}, "easy", Budget.seconds(0.05)), process.stdin)
             process.stdin.flush()
             ok, error = pickle.load(process.stdout)
             assert not ok and isinstance(error, RuntimeError) and "the search failed" in str(error)
@@ -422,7 +424,7 @@ def test_the_worker_keeps_each_seats_notes_of_the_play_going_on_and_forgets_an_o
         for view in ({"play_id": 7, "seat": 0}, {"play_id": 7, "seat": 0}, {"play_id": 7, "seat": 1},
                      {"play_id": 7, "seat": 0}, {"play_id": 8, "seat": 0}, {"play_id": 7, "seat": 0},
                      {"seat": 0}, {"play_id": 7, "seat": None}, "not a view"):
-            pickle.dump(("swap5", view, "normal", 0.05, None), process.stdin)
+            pickle.dump(("swap5", view, "normal", Budget.seconds(0.05)), process.stdin)
             process.stdin.flush()
             ok, answer = pickle.load(process.stdout)
             assert ok
@@ -437,10 +439,10 @@ def test_a_question_cancelled_before_the_worker_takes_it_is_never_thought_about(
     table.start_game("swap5", 2, seed=2)
     thinker = WorkerThinker()
     try:
-        busy = thinker.think("swap5", table.view(0), level="normal", seconds=1.0)
-        dropped = thinker.think("swap5", table.view(0), level="normal", seconds=1.0)
+        busy = thinker.think("swap5", table.view(0), level="normal", budget=Budget.seconds(1.0))
+        dropped = thinker.think("swap5", table.view(0), level="normal", budget=Budget.seconds(1.0))
         assert dropped.cancel()
-        last = thinker.think("swap5", table.view(0), level="easy", seconds=0.05)
+        last = thinker.think("swap5", table.view(0), level="easy", budget=Budget.seconds(0.05))
         assert busy.result(timeout=60) and last.result(timeout=60)
         assert dropped.cancelled()
     finally:
@@ -477,8 +479,8 @@ class Gated(FakeThinker):
         super().__init__(table)
         self.futures = []
 
-    def think(self, game_id, view, *, level, seconds):
-        self.calls.append((game_id, view, level, seconds))
+    def think(self, game_id, view, *, level, budget):
+        self.calls.append((game_id, view, level, budget))
         future = concurrent.futures.Future()
         self.futures.append((future, view["actions"][0]))
         return future
@@ -601,13 +603,13 @@ def test_a_bot_that_cannot_move_says_so_on_every_screen_and_tries_again(table, t
     monkeypatch.setattr("companion.bots.seats.RETRY_SECONDS", 0.5)
 
     class FailsTwice(FakeThinker):
-        def think(self, game_id, view, *, level, seconds):
+        def think(self, game_id, view, *, level, budget):
             self.calls.append(level)
             if len(self.calls) <= 2:
                 future = concurrent.futures.Future()
                 future.set_exception(NoBot("the sampled positions offered none of the view's actions"))
                 return future
-            return super().think(game_id, view, level=level, seconds=seconds)
+            return super().think(game_id, view, level=level, budget=budget)
 
     table.start_game("swap5", 2, seed=2)
     thinker = FailsTwice(table)

@@ -11,6 +11,7 @@ import pytest
 from companion import games
 from companion.bots import choose
 from companion.bots import swap5_search
+from companion.bots.budget import Budget
 from companion.bots.greedy import greedy_action
 from companion.bots.ismcts import action_key
 from companion.games import swap5
@@ -75,11 +76,11 @@ def test_it_takes_a_five_and_stops_the_others():
     search = swap5_search.Search(game.view(state, 0))
     assert search.rules.fours(state["board"], 0) == ({swap5.CELL_INDEX["E1"]}, 1)  # red E2 up to E1
     assert search.rules.fours(state["board"], 1) == (set(), 0)
-    after = game.apply(state, 0, choose(game, seat_view(game, state, 0), iterations=1, seed=1))
+    after = game.apply(state, 0, choose(game, seat_view(game, state, 0), budget=Budget.iterations(1), seed=1))
     assert game.result(after)["winners"] == [0]
     # Green (seat 1) to move could make five in row 1 next: red must stop it.
     state = game.setup(2, 1, {"layout": "typed", "typed_layout": "GGGG./RYBRG/BR.YB/YB.RY/RYB.."})
-    after = game.apply(state, 0, choose(game, seat_view(game, state, 0), iterations=1, seed=1))
+    after = game.apply(state, 0, choose(game, seat_view(game, state, 0), budget=Budget.iterations(1), seed=1))
     seat = game.to_act(after)[0]
     assert not any(game.apply(after, seat, action)["result"] for action in game.legal_actions(after, seat)
                    if action["type"] != "trump")
@@ -290,7 +291,7 @@ def test_after_an_undo_the_bots_notes_keep_what_still_stands(tmp_path):
         def bot_thinks():
             view = table.view(bot)
             assert view["to_act"] == [bot]
-            choose(game, view, iterations=1, seed=1, notes=notes)  # for the notes it keeps
+            choose(game, view, budget=Budget.iterations(1), seed=1, notes=notes)  # for the notes it keeps
 
         step(bot)
         view = table.view(other)
@@ -323,7 +324,7 @@ def test_it_keeps_its_trump_cards_rather_than_spend_one_for_a_point(monkeypatch)
             if len(state["hands"][str(game.to_act(state)[0])]) == 2]
 
     def spent(views):
-        return sum(choose(game, view, iterations=1, seed=1, level="normal")["type"] == "trump" for _, view in views)
+        return sum(choose(game, view, budget=Budget.iterations(1), seed=1, level="normal")["type"] == "trump" for _, view in views)
     kept = spent(both)
     monkeypatch.setattr(swap5_search, "CARD_KEPT", 0.0)
     unkept = spent(both)
@@ -357,6 +358,23 @@ def test_what_it_leaves_unread_changes_no_move_it_may_play(depth, monkeypatch):
                     assert cut < floor
 
 
+def test_a_budget_that_has_run_out_leaves_it_the_move_it_looked_at_first():
+    """Moves are weighed best first by their first look; the budget is asked before each
+    move after the first, so one spent at once (a clock that reaches the deadline at its
+    next reading) plays the first look's best."""
+    game, states = positions(6, seed=7)
+    read_on = 0
+    for state in states:
+        seat = game.to_act(state)[0]
+        search = swap5_search.Search(game.view(state, seat))
+        first = max(search.mine(), key=search.first_look)[0]  # max keeps the first of equals, as the stable sort
+        readings = iter([0.0] + [1.0] * 1000)
+        spent = Budget.seconds(1).start(lambda: next(readings))
+        assert swap5_search.Search(game.view(state, seat)).run(None, None, spent, 8, Rng.from_seed(1)) == first
+        read_on += swap5_search.Search(game.view(state, seat)).run(None, None, None, 8, Rng.from_seed(1)) != first
+    assert read_on  # with no deadline it reads on, and plays another move in some of them
+
+
 def test_it_sees_only_the_view_and_one_seed_gives_one_move():
     """The view as the phone gets it (through JSON) gives the same move for the same seed;
     the other's cards are never read (two states differing only there give one move)."""
@@ -364,14 +382,14 @@ def test_it_sees_only_the_view_and_one_seed_gives_one_move():
     for state in states:
         seat = game.to_act(state)[0]
         view = seat_view(game, state, seat)
-        move = choose(game, view, iterations=1, seed=9)
-        assert choose(game, json.loads(json.dumps(view)), iterations=1, seed=9) == move
+        move = choose(game, view, budget=Budget.iterations(1), seed=9)
+        assert choose(game, json.loads(json.dumps(view)), budget=Budget.iterations(1), seed=9) == move
         other = str(1 - seat)
         swapped = dict(state, hands=dict(state["hands"]))
         pool = sorted(swapped["out"] + swapped["hands"][other])
         swapped["hands"][other], swapped["out"] = pool[-len(state["hands"][other]):] if state["hands"][other] else [], \
             pool[:len(pool) - len(state["hands"][other])]
-        assert choose(game, seat_view(game, swapped, seat), iterations=1, seed=9) == move
+        assert choose(game, seat_view(game, swapped, seat), budget=Budget.iterations(1), seed=9) == move
 
 
 @pytest.mark.parametrize("level", ["normal", "strong"])
@@ -388,7 +406,7 @@ def test_its_games_against_greedy_and_itself_end_within_300_moves(level):
             if seat == 1 and opponent == "greedy":
                 action = greedy_action(game, view, rng)
             else:
-                action = choose(game, view, iterations=1, seed=rng.next64() >> 1, level=level)
+                action = choose(game, view, budget=Budget.iterations(1), seed=rng.next64() >> 1, level=level)
             state = game.apply(state, seat, action)
             moves += 1
         assert moves <= swap5_search.LAST_CALL + 3 < 300

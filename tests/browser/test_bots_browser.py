@@ -17,6 +17,7 @@ from contextlib import contextmanager
 import pytest
 
 from browser_support import chromium_missing
+from companion.bots.budget import Budget
 from companion.bots.seats import BotSeats, WorkerThinker
 from companion.config import BotsConfig
 from companion.serve import Server
@@ -42,7 +43,7 @@ def board_move_with_choices(actions: list[dict]) -> dict:
 class LastBoardMove:
     """Suggests :func:`board_move_with_choices` at once: a hint the test knows in advance."""
 
-    def think(self, game_id, view, *, level, seconds):
+    def think(self, game_id, view, *, level, budget):
         future = concurrent.futures.Future()
         future.set_result(board_move_with_choices(view["actions"]))
         return future
@@ -131,7 +132,7 @@ def test_the_new_game_form_seats_a_bot_that_then_moves(tmp_path, browser, new_ph
     """Two people and a bot at Meow Oracle, from the home page of an idle table. Taps of a
     person: the game (2: open the list, choose), the players (2), "Bot: normal" on seat 1
     (1), start (1): six. The seed (under "More") only makes the bot's seat the first to move."""
-    with serving(tmp_path, WorkerThinker(iterations=5)) as (url, table, bots):
+    with serving(tmp_path, WorkerThinker(Budget.iterations(5))) as (url, table, bots):
         width, height = SIZES[size]
         host = new_phone(viewport={"width": width, "height": height})
         problems = []
@@ -234,7 +235,7 @@ def test_a_bot_that_could_not_sit_is_said_and_the_page_stays(tmp_path, browser, 
 class CannotChoose:
     """A search that always fails, as one did after an undo (the bot never moved, silently)."""
 
-    def think(self, game_id, view, *, level, seconds):
+    def think(self, game_id, view, *, level, budget):
         future = concurrent.futures.Future()
         future.set_exception(ValueError("the view and the game disagree"))
         return future

@@ -142,7 +142,7 @@ def test_a_bot_is_never_offered_as_host_and_refused_when_asked_for(tmp_path, bro
 class FirstAction:
     """A bot that answers its view's first action at once (the search is not what is tested)."""
 
-    def think(self, game_id, view, *, level, seconds):
+    def think(self, game_id, view, *, level, budget):
         future = concurrent.futures.Future()
         future.set_result(view["actions"][0])
         return future

@@ -103,7 +103,7 @@ class RandomMoves:
     def __init__(self, seed: int):
         self._random = random.Random(seed)
 
-    def think(self, game_id, view, *, level, seconds):
+    def think(self, game_id, view, *, level, budget):
         future = concurrent.futures.Future()
         future.set_result(self._random.choice(view["actions"]))
         return future

@@ -88,18 +88,18 @@ def choose(panel, label: str, limit: int = 60):
 def status_of(panel) -> str | None:
     """The game whose status screen the panel shows (status screens have no title bar: the
     game's title stays in the screen's data), or None on any other screen."""
-    return panel._shown.title if panel._shown.kind == "status" else None
+    return panel.screen.title if panel.screen.kind == "status" else None
 
 
 def status_text(panel) -> list[str]:
     """Every line of the status screen shown, the headline first: what paging shows."""
-    return [panel._shown.headline or "", *panel._shown.lines]
+    return [panel.screen.headline or "", *panel.screen.lines]
 
 
 class FirstAction:
     """A bot thinker that answers at once with the first listed action."""
 
-    def think(self, game_id, view, *, level, seconds):
+    def think(self, game_id, view, *, level, budget):
         future = concurrent.futures.Future()
         future.set_result(view["actions"][0])
         return future

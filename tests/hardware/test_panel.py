@@ -9,7 +9,7 @@ import pytest
 import segno
 from panel_helpers import URL, choose, presses, selected, short_press, status_of, status_text
 
-from hardware import screens
+from hardware import commands, screens
 
 
 def lit_pixels(image) -> int:
@@ -306,7 +306,7 @@ def test_a_tie_broken_by_turn_order_ranks_the_loser_second(make_panel, table):
 
 
 def test_ok_chooses_what_the_glass_shows_even_if_the_list_changed_since():
-    from hardware.panel import MenuItem, MenuPage
+    from hardware.pages import MenuItem, MenuPage
 
     chosen = []
     listing = [MenuItem("Taro: pig lost", lambda: chosen.append("Taro"))]
@@ -324,7 +324,7 @@ def test_a_panel_action_read_before_the_table_moved_on_is_refused_as_stale(make_
     seat = table.view(None)["to_act"][0]
     action = table.view(seat)["actions"][0]
     table.act(seat, action, table.version)  # a phone was quicker
-    panel._act(seat, table.view(seat)["actions"][0], read_at)
+    commands.act(panel, seat, table.view(seat)["actions"][0], read_at)
     assert panel.settle()
     assert "changed since" in " ".join(panel.text_lines())
 

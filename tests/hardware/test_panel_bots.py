@@ -46,14 +46,14 @@ def test_removing_a_bot_asks_first_and_no_changes_nothing(make_panel, table, bot
     presses(panel, "ok", "ok")
     assert panel.text_lines()[1:] == ["> Seat 2: add a bot", "Seat 3: remove bot"]
     choose(panel, "Seat 3: remove bot")
-    assert panel._shown.title == "Remove bot" and selected(panel) == "No"
+    assert panel.screen.title == "Remove bot" and selected(panel) == "No"
     version = table.version
     short_press(panel, "ok")  # "No"
     assert bots.levels() == {2: "easy"} and table.version == version
     choose(panel, "Seat 3: remove bot")
     presses(panel, "up", "ok")  # "Yes"
     assert bots.levels() == {} and not table.public()["seats"][2]["taken"]
-    assert [item.label for item in panel._pages[-1].items()] == ["Seat 2: add a bot", "Seat 3: add a bot"]
+    assert [item.label for item in panel.page.items()] == ["Seat 2: add a bot", "Seat 3: add a bot"]
     assert selected(panel) == "Seat 3: add a bot"
 
 
@@ -98,7 +98,7 @@ def test_the_composition_root_hands_the_panel_the_tables_bots(pins, table, bots,
 
 
 class CannotChoose(FirstAction):
-    def think(self, game_id, view, *, level, seconds):
+    def think(self, game_id, view, *, level, budget):
         future = concurrent.futures.Future()
         future.set_exception(ValueError("the view and the game disagree"))
         return future

@@ -58,7 +58,7 @@ def test_ok_ok_during_an_attack_changes_nothing_and_attack_done_comes_last(make_
     version = table.version
     panel = make_panel()
     short_press(panel, "ok")
-    menu = [item.label for item in panel._pages[-1].items()]  # the whole list, not only what the glass shows
+    menu = [item.label for item in panel.page.items()]  # the whole list, not only what the glass shows
     assert "Attack done" in menu and not selected(panel).startswith("Attack done")
     # every seat's own report comes before the end of the attack
     assert menu.index("Attack done") > max(index for index, line in enumerate(menu) if "pig lost" in line)
@@ -87,7 +87,7 @@ def test_a_lost_pig_asks_and_yes_takes_it(make_panel, table):
     assert panel.text_lines() == ["Hanako: pig lost?", "Yes", "> No"]
     presses(panel, "up", "ok")
     assert table.public()["view"]["public"]["pigs"][1] == pigs - 1
-    assert len(panel._pages) == 1  # home again
+    assert len(panel.pages) == 1  # home again
 
 
 @pytest.mark.parametrize("language", ["en", "ja"])
@@ -178,7 +178,8 @@ def test_a_question_longer_than_its_rows_turns_its_pages_and_the_panel_wakes_for
     import queue
 
     from hardware.display import Display
-    from hardware.panel import QUESTION_PAGE_SECONDS, ConfirmPage, Panel
+    from hardware.pages import QUESTION_PAGE_SECONDS, ConfirmPage
+    from hardware.panel import Panel
     from hardware.screens import text_lines
 
     panel = Panel(table, Display(None), None, queue.Queue(), public_url="http://192.168.1.20:8000/", language="ja")
@@ -191,7 +192,7 @@ def test_a_question_longer_than_its_rows_turns_its_pages_and_the_panel_wakes_for
     first = page.screen(panel)
     assert text_lines(first, 128, 64)[:3] == [question, "はい", "> いいえ"]
     assert text_lines(first, 128, 64)[-1] == f"[lines 1-3 of {len(rows)}]"
-    assert 0 < panel._timeout() <= QUESTION_PAGE_SECONDS  # the thread wakes to turn the page
+    assert 0 < panel.wakes_in <= QUESTION_PAGE_SECONDS  # the thread wakes to turn the page
     page.opened -= QUESTION_PAGE_SECONDS  # as if 3 s had passed
     second = page.screen(panel)
     assert text_lines(second, 128, 64)[-1] == f"[lines 4-{len(rows)} of {len(rows)}]"

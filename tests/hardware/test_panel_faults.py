@@ -11,6 +11,7 @@ from panel_helpers import BUTTONS, URL, FakeClock, FlakyDisplay, short_press, st
 
 from hardware.buttons import Buttons
 from hardware.display import Display
+from hardware import commands
 from hardware.panel import Panel
 from web import create_app
 
@@ -113,7 +114,7 @@ def test_a_table_that_cannot_save_says_so_on_the_panel(make_panel, table):
     panel = make_panel()
     assert panel.text_lines()[0] == "CANNOT SAVE"
     seat = table.view(None)["to_act"][0]
-    panel._act(seat, table.view(seat)["actions"][0], table.version)  # what a button's action does
+    commands.act(panel, seat, table.view(seat)["actions"][0], table.version)  # what a button's action does
     assert panel.settle()
     assert "cannot save" in " ".join(panel.text_lines())
 
@@ -164,7 +165,7 @@ def test_a_display_that_stops_answering_is_closed(make_panel):
 
 
 def test_a_home_screen_that_cannot_be_drawn_shows_an_error_and_the_panel_lives_on(make_panel, table, monkeypatch):
-    import hardware.panel as panel_module
+    import hardware.pages as pages_module
 
     table.start_game("swap5", 2, seed=1)
     panel = make_panel()
@@ -172,7 +173,7 @@ def test_a_home_screen_that_cannot_be_drawn_shows_an_error_and_the_panel_lives_o
     def broken(*args, **kwargs):
         raise KeyError("a status screen bug")
 
-    monkeypatch.setattr(panel_module, "status_screen", broken)
+    monkeypatch.setattr(pages_module, "status_screen", broken)
     short_press(panel, "down")
     assert panel.text_lines() == ["Screen error", "(see the log)"]
     monkeypatch.undo()

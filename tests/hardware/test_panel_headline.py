@@ -8,7 +8,8 @@ import pytest
 
 from companion.table import NAME_MAX
 from hardware.fonts import text_width
-from hardware.screens import layout, status_headline_room, status_screen, word
+from hardware.screens import layout, status_headline_room, status_screen
+from hardware.words import word
 
 LONGEST = {"latin": "W" * NAME_MAX, "kana": "あ" * NAME_MAX}
 SECOND = {"latin": "W" * (NAME_MAX - 1) + "M", "kana": "あ" * (NAME_MAX - 1) + "い"}

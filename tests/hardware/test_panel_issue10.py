@@ -24,7 +24,7 @@ def headline(panel, size=(128, 64)):
     frame (its rows of mostly lit pixels from the top: dark glyphs on a lit bar)."""
     image = panel.frame_image()
     lit = [sum(image.getpixel((x, y)) for x in range(image.width)) > image.width // 2 for y in range(image.height)]
-    return panel._shown.headline, lit.index(False) if False in lit else image.height
+    return panel.screen.headline, lit.index(False) if False in lit else image.height
 
 
 def ledger_round_over(table):
@@ -247,12 +247,12 @@ def test_the_japanese_panel_shows_no_english_words(make_panel, table):
         assert panel.settle()
         panel.home()
         short_press(panel, "ok")  # the game menu too
-        for screen in (panel._pages[0].screen(panel), panel._shown):
+        for screen in (panel.pages[0].screen(panel), panel.screen):
             text = " ".join((screen.headline or "", *screen.lines))  # the title is the game's name
             assert not re.search(r"[A-Za-z]{2,}", text), (game, text)
     finish_swap5(table)
     assert panel.settle()
     panel.home()
     assert panel.settle()
-    text = " ".join(panel._shown.lines)
+    text = " ".join(panel.screen.lines)
     assert not re.search(r"[A-Za-z]{2,}", text), text

@@ -14,7 +14,8 @@ from panel_helpers import URL, presses, selected, short_press, status_of, status
 from companion import games
 from companion.network import AP_ADDRESS, Mode, NetworkState, NetworkStatus, wifi_qr_payload
 from hardware.display import Display
-from hardware.panel import HomePage, Panel
+from hardware.pages import HomePage, join_screen
+from hardware.panel import Panel
 
 ON_AIR = NetworkState(Mode.ACCESS_POINT, "Games Night", "secret-word-1", AP_ADDRESS)
 
@@ -60,25 +61,25 @@ def test_on_its_own_wifi_the_join_page_takes_turns_with_the_wifi_code_and_up_dow
     panel = on_air_panel
     table.start_game("swap5", 2, seed=1)
     panel.public = table.public()
-    home = panel._pages[0]
+    home = panel.pages[0]
     home.key(panel, "back")  # one press from the status screen
-    join = panel._pages[-1]
+    join = panel.page
     wifi, link = wifi_qr_payload("Games Night", "secret-word-1"), f"HTTP://{AP_ADDRESS}/J/{table.join_code}"
-    turns = [panel.join_screen(now=seconds) for seconds in (0, 8, 16, 24)]
+    turns = [join_screen(panel, now=seconds) for seconds in (0, 8, 16, 24)]
     assert [screen.qr for screen in turns] == [wifi, None, link, wifi]
     assert turns[1].lines == ("Games Night", "Password:", "secret-word-1")
-    assert panel._showing_join_steps()  # the panel wakes to switch them
+    assert join.changes_in(panel) is not None  # the panel wakes to switch them
     assert join.screen(panel).qr == wifi  # the first step first
-    assert 0 < panel._timeout() <= 8
+    assert 0 < panel.wakes_in <= 8
     join.key(panel, "down")
-    assert join.screen(panel).lines == turns[1].lines and not panel._showing_join_steps()
+    assert join.screen(panel).lines == turns[1].lines and join.changes_in(panel) is None
     join.key(panel, "down")
     assert join.screen(panel).qr == link
     join.key(panel, "up")
     join.key(panel, "up")
     assert join.screen(panel).qr == wifi
     join.key(panel, "back")
-    assert isinstance(panel._pages[-1], HomePage)
+    assert isinstance(panel.page, HomePage)
 
 
 # ------------------------------------------------------------------ point 2: the empty seat
@@ -109,7 +110,7 @@ def test_a_free_seat_among_several_awaited_is_named(make_panel, table):
     table.act(0, {"type": "start-player", "seat": 0}, table.version)
     panel = make_panel()  # no bots for a tracker: the join code is what to do
     text = " ".join(status_text(panel))
-    assert panel._shown.headline == "Waiting for 3"  # "Waiting: Aki, Ben, Seat 3" goes below
+    assert panel.screen.headline == "Waiting for 3"  # "Waiting: Aki, Ben, Seat 3" goes below
     assert "Waiting: Aki, Ben, Seat 3" in text
     assert "Empty seat: Seat 3. Share the join code (back)" in text and "bot" not in text
 
@@ -117,7 +118,7 @@ def test_a_free_seat_among_several_awaited_is_named(make_panel, table):
 def test_in_the_pig_house_tracker_the_panel_plays_free_seats_so_they_are_not_called_empty(make_panel, table):
     table.start_game("pig-house", 2, seed=1)
     panel = make_panel()
-    assert panel._shown.headline == "Seat 1's turn"
+    assert panel.screen.headline == "Seat 1's turn"
     assert "empty" not in " ".join(status_text(panel)).lower()
 
 
@@ -125,7 +126,7 @@ def test_the_empty_seat_in_japanese(make_panel, table):
     table.start_game("swap5", 2, seed=1)
     table.join(1, "アキ")
     panel = make_panel(language="ja")
-    assert panel._shown.headline == "席1は空席"
+    assert panel.screen.headline == "席1は空席"
     assert "参加コード(戻る)を見せてください" in "".join(status_text(panel))
 
 

@@ -170,12 +170,12 @@ def test_down_pages_through_every_line_and_up_comes_back(make_panel, table):
     everything = status_text(panel)[1:]
 
     def body() -> list[str]:
-        return [row.text for row in layout(panel._shown, 128, 64).rows if not row.inverted]
+        return [row.text for row in layout(panel.screen, 128, 64).rows if not row.inverted]
 
     seen, pages = {}, 0
     while True:
         shown = body()
-        seen |= {panel._pages[0].scroll + index: line for index, line in enumerate(shown)}
+        seen |= {panel.pages[0].scroll + index: line for index, line in enumerate(shown)}
         pages += 1
         if shown[-1] == everything[-1]:
             break

@@ -4,11 +4,15 @@ same counts (issue 24: "presses per panel action")."""
 
 from __future__ import annotations
 
+import concurrent.futures
 import re
 from pathlib import Path
 
 import pytest
 from panel_helpers import selected, short_press, status_of
+
+from companion.bots.seats import BotSeats
+from companion.config import BotsConfig
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "panel.md"
 
@@ -27,9 +31,9 @@ class Counter:
             self.pressed.append(name)
 
     def to(self, label: str):
-        items = [item.label for item in self.panel._pages[-1].items()]  # the whole list, shown or not
+        items = [item.label for item in self.panel.page.items()]  # the whole list, shown or not
         target = next(index for index, item in enumerate(items) if item.startswith(label))
-        here = self.panel._pages[-1].selected
+        here = self.panel.page.selected
         down, up = (target - here) % len(items), (here - target) % len(items)
         self.press(*(["down"] * down if down <= up else ["up"] * up), "ok")
 
@@ -157,28 +161,50 @@ def test_undo_and_play_again(make_panel, table):
     record("Play again (game over)", counter)
 
 
-def test_seat_and_remove_bots(make_panel, table, bots):
-    table.start_game("meow-oracle", 3, seed=3)
-    table.join(1, "Aki")
-    panel = make_panel(bots=bots)
-    assert panel._shown.headline.startswith("Seat 1 is empty")
-    counter = Counter(panel)
-    counter.press("ok", "ok", "ok")  # its bot is the game menu's first item; "Normal" highlighted
-    assert bots.levels() == {0: "normal"} and status_of(panel) is not None
-    record("Seat a \"normal\" bot on the empty seat the game waits for", counter)
-    counter.count = 0
-    counter.press("ok")
-    counter.to("Bots…")
-    counter.to("Seat 3: add a bot")
-    counter.press("ok")
-    assert set(bots.levels()) == {0, 2}
-    record("Seat a \"normal\" bot on another free seat", counter)
-    counter.count = 0
-    counter.press("back", "back")  # home from the bots' list
-    counter.count = 0
-    counter.press("ok")
-    counter.to("Bots…")
-    counter.to("Seat 1: remove bot")
-    counter.yes()
-    assert set(bots.levels()) == {2}
-    record("Remove a bot (the first bot's seat)", counter)
+class Pondering:
+    """A bot thinker that never answers: the seat's bot keeps the table waiting, so the menus
+    stay as they are while the presses are counted (once a bot has moved, the game waits for
+    seat 3 too and its "add a bot" goes first in the game menu: that count is the row above)."""
+
+    def __init__(self):
+        self.thoughts: list[concurrent.futures.Future] = []
+
+    def think(self, game_id, view, **budget):
+        self.thoughts.append(concurrent.futures.Future())
+        return self.thoughts[-1]
+
+    def close(self):
+        for thought in self.thoughts:
+            thought.cancel()  # as the worker's thinker ends its searches: the bots' thread stops waiting
+
+
+def test_seat_and_remove_bots(make_panel, table, tmp_path):
+    bots = BotSeats(table, tmp_path, BotsConfig(pause_seconds=0), thinker=Pondering())
+    bots.start()
+    try:
+        table.start_game("meow-oracle", 3, seed=3)
+        table.join(1, "Aki")
+        panel = make_panel(bots=bots)
+        assert panel.screen.headline.startswith("Seat 1 is empty")
+        counter = Counter(panel)
+        counter.press("ok", "ok", "ok")  # its bot is the game menu's first item; "Normal" highlighted
+        assert bots.levels() == {0: "normal"} and status_of(panel) is not None
+        record("Seat a \"normal\" bot on the empty seat the game waits for", counter)
+        counter.count = 0
+        counter.press("ok")
+        counter.to("Bots…")
+        counter.to("Seat 3: add a bot")
+        counter.press("ok")
+        assert set(bots.levels()) == {0, 2}
+        record("Seat a \"normal\" bot on another free seat", counter)
+        counter.count = 0
+        counter.press("back", "back")  # home from the bots' list
+        counter.count = 0
+        counter.press("ok")
+        counter.to("Bots…")
+        counter.to("Seat 1: remove bot")
+        counter.yes()
+        assert set(bots.levels()) == {2}
+        record("Remove a bot (the first bot's seat)", counter)
+    finally:
+        bots.stop()

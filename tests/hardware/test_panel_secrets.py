@@ -19,7 +19,10 @@ from companion import games
 from hardware import actions as panel_actions
 from hardware import screens
 from hardware.display import Display
-from hardware.panel import ConfirmPage, HomePage, JoinPage, Panel
+from hardware.menus import GAME_MENU, MAIN_MENU, open_menu
+from hardware.pages import ConfirmPage, HomePage, JoinPage
+from hardware.panel import Panel
+from hardware.words import WORDS
 
 GAMES_PER_ID = 3
 
@@ -48,9 +51,9 @@ def secrets_of(table) -> set[str]:
 def every_screen(panel: Panel) -> list[str]:
     """The text of every screen the panel can show now (all lines, scrolled or not)."""
     panel.public = panel.table.public()
-    pages = [HomePage(), JoinPage(), panel.main_menu(), ConfirmPage("Undo", "Take back?", lambda: None)]
+    pages = [HomePage(), JoinPage(), open_menu(panel, MAIN_MENU), ConfirmPage("Undo", "Take back?", lambda: None)]
     if panel.public["game"]:
-        pages.append(panel.game_menu())
+        pages.append(open_menu(panel, GAME_MENU))
     texts = []
     for page in pages:
         screen = page.screen(panel)
@@ -118,8 +121,10 @@ def test_the_check_finds_a_secret_when_a_screen_shows_one(panel, table, monkeypa
     assert secrets_of(table)  # there are secrets to find
     hand = table.view(0)["private"]["hand"]
 
+    real = screens.STATUS_BUILDERS["lion-square"]
+
     def leaky(info):
-        scores, lines, die = screens._lion_square(info)
+        scores, lines, die = real(info)
         return scores, [*lines, "hand: " + " ".join(hand)], die
 
     monkeypatch.setitem(screens.STATUS_BUILDERS, "lion-square", leaky)
@@ -130,9 +135,10 @@ def test_the_check_finds_a_secret_when_a_screen_shows_one(panel, table, monkeypa
 def test_the_check_finds_a_secret_in_an_action_label(panel, table, monkeypatch):
     """... and a game whose legal actions show a hand, were it offered on the panel."""
     table.start_game("lion-square", 3, seed=1)
-    kinds = {"pass": panel_actions.ActionKind("Pass {card}", "{card}を渡す", personal=True)}
+    monkeypatch.setitem(WORDS, "action.pass", {"en": "Pass {card}", "ja": "{card}を渡す"})
+    kinds = {"pass": panel_actions.ActionKind("action.pass", personal=True)}
     monkeypatch.setitem(panel_actions.OFFERED, "lion-square", kinds)
-    monkeypatch.setattr("hardware.panel.OFFERED", panel_actions.OFFERED)
+    monkeypatch.setattr("hardware.menus.OFFERED", panel_actions.OFFERED)
     assert leaked(panel)
     assert json.dumps(leaked(panel))
 
@@ -149,8 +155,10 @@ def test_the_check_finds_a_secret_number_when_a_screen_shows_one(panel, table, m
         table.act(seat, chooser.choice(table.view(seat)["actions"]), table.version)
     assert not depends_on_hidden(panel)  # the real screens pass
 
+    real = screens.STATUS_BUILDERS["lion-square"]
+
     def leaky(info):
-        scores, lines, die = screens._lion_square(info)
+        scores, lines, die = real(info)
         return scores, [*lines, f"herd {table.view(0)['private']['herd']}"], die
 
     monkeypatch.setitem(screens.STATUS_BUILDERS, "lion-square", leaky)

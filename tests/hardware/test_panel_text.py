@@ -49,7 +49,7 @@ def assert_status_frame(panel, title):
     lines = panel.text_lines()
     assert lines and "Screen error" not in lines, lines
     assert status_of(panel) == title  # a status screen: the title is in its data, not drawn
-    rows = screens.layout(panel._shown, panel.width, panel.height).rows
+    rows = screens.layout(panel.screen, panel.width, panel.height).rows
     assert all(fonts.text_width(row.text) <= panel.width for row in rows)
 
 

@@ -132,15 +132,16 @@ def panel(table):
 
 
 def test_the_idle_screen_alternates_the_wifi_code_and_the_join_code(panel, table):
+    from hardware.pages import join_screen
     from hardware.screens import render, text_lines
 
-    wifi = panel.join_screen(now=0)
-    words = panel.join_screen(now=8)  # the name and password in words: too long beside a code
-    join = panel.join_screen(now=16)
+    wifi = join_screen(panel, now=0)
+    words = join_screen(panel, now=8)  # the name and password in words: too long beside a code
+    join = join_screen(panel, now=16)
     assert wifi.lines == ("1. Join", "the", "Wi-Fi") and wifi.qr == wifi_qr_payload(TRICKY_SSID, TRICKY_PASSWORD)
     assert words.title == "1. Join the Wi-Fi" and words.qr is None and TRICKY_PASSWORD in words.lines
     assert join.title == "2. Join" and join.qr == f"HTTP://{AP_ADDRESS}/J/{table.join_code}"
-    assert panel.join_screen(now=24) == wifi
+    assert join_screen(panel, now=24) == wifi
     assert text_lines(wifi, 128, 64)[-1] == f"[QR {wifi.qr}]"
     if ZBARIMG:  # what the OLED draws decodes too (scaled up, as a camera sees the glass)
         image = render(wifi, 128, 64).convert("L").resize((512, 256), 0)
@@ -150,9 +151,11 @@ def test_the_idle_screen_alternates_the_wifi_code_and_the_join_code(panel, table
 
 
 def test_the_idle_screen_keeps_one_code_on_a_home_network(panel, table):
+    from hardware.pages import join_screen
+
     panel.network.set(NetworkState(Mode.CLIENT))
-    assert panel.join_screen(now=0) == panel.join_screen(now=8)
-    assert panel.join_screen(now=0).qr == f"HTTP://192.168.1.20/J/{table.join_code}"
+    assert join_screen(panel, now=0) == join_screen(panel, now=8)
+    assert join_screen(panel, now=0).qr == f"HTTP://192.168.1.20/J/{table.join_code}"
 
 
 # ------------------------------------------------------------------------------ the CLI

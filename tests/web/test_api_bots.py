@@ -9,6 +9,7 @@ import time
 
 import pytest
 
+from companion.bots.budget import Budget
 from companion.bots.seats import BotSeats, WorkerThinker
 from companion.config import BotsConfig
 from web import create_app
@@ -20,7 +21,7 @@ class FirstAction:
     def __init__(self):
         self.views = []
 
-    def think(self, game_id, view, *, level, seconds):
+    def think(self, game_id, view, *, level, budget):
         self.views.append(view)
         future = concurrent.futures.Future()
         future.set_result(view["actions"][0])
@@ -122,7 +123,7 @@ def test_without_bots_the_routes_say_so(api):
 
 
 def test_two_bots_in_the_worker_process_and_a_phone_play_meow_oracle_to_the_end(api, table, tmp_path):
-    app, bots = bot_app(table, tmp_path, WorkerThinker(iterations=3))
+    app, bots = bot_app(table, tmp_path, WorkerThinker(Budget.iterations(3)))
     api.client = app.test_client()
     bots.start()
     try:
@@ -233,7 +234,7 @@ def test_a_hint_whose_phone_went_away_is_dropped(api, table, tmp_path):
     class NeverTaken(FirstAction):
         """Questions wait in line (the worker is busy elsewhere) until the test looks."""
 
-        def think(self, game_id, view, *, level, seconds):
+        def think(self, game_id, view, *, level, budget):
             self.views.append(concurrent.futures.Future())
             return self.views[-1]
 
@@ -259,7 +260,7 @@ def test_a_hint_whose_worker_died_asks_to_try_again(api, table, tmp_path):
     from companion.bots.seats import WorkerDied
 
     class Dies(FirstAction):
-        def think(self, game_id, view, *, level, seconds):
+        def think(self, game_id, view, *, level, budget):
             future = concurrent.futures.Future()
             future.set_exception(WorkerDied("the hint worker ended while choosing (exit code -9)"))
             return future
