@@ -1,5 +1,6 @@
 """Panel benchmark: time to render one frame, to push it to the (dummy) display, and the
-latency from a button press (a mock pin edge) to the new frame.
+latency from a button press (a mock pin edge) to the new frame; the panel's stop; cutting a
+huge text to the glass's width (tests/hardware/test_panel_text.py checks that it is cut).
 
     python benchmarks/panel.py [--frames 300] [--presses 100]
 
@@ -22,6 +23,7 @@ from luma.core.device import dummy
 
 from companion.config import ButtonsConfig
 from companion.table import Table
+from hardware import fonts
 from hardware.buttons import Buttons
 from hardware.display import Display
 from hardware.panel import Panel
@@ -78,10 +80,20 @@ def main() -> int:
             latencies.append(time.perf_counter() - started)
             down.drive_high()
             panel.settle()
+        started = time.perf_counter()
         panel.stop()
+        stop_seconds = time.perf_counter() - started
         print(f"button press to new frame (no rate limit): {milliseconds(latencies)}")
         print(f"panel's own draw (build+render+push):      {milliseconds(panel.draw_seconds)}")
+        print(f"stop (the Stopped screen on the glass):    {stop_seconds * 1000:.1f} ms")
         table.close()
+    huge = []
+    for text in ("W" * 200_000, "a" + "\u0301" * 100_000):  # a name's worst: one wide glyph, or marks on one
+        started = time.perf_counter()
+        fonts.fit(text, 128)
+        huge.append(time.perf_counter() - started)
+    print(f"fit a 200,000-character text to 128 px:    {', '.join(f'{t * 1000:.2f}' for t in huge)} ms "
+          "(wide glyphs, combining marks; once asserted under 500 ms together)")
     return 0
 
 

@@ -8,14 +8,15 @@ the bot sits at seat ``n % 2``, each level gets ``scale`` times its configured s
 processor time), and for each one this prints who won, after
 how many moves, the scores, and the moves where each side played a trump card. Then a
 summary: the bot's wins among the games that ended before the bots' last call (move 240,
-``swap5_search.LAST_CALL``) and among those that reached it, and the points it trailed by
+``search.LAST_CALL``) and among those that reached it, and the points it trailed by
 at the end of those. docs/bots.md ("Where the games are lost") reads it.
 
 ``--careful`` plays the arena's ``ahead`` player instead (``companion.bots.ahead``), more
 careful than the issue's: before it plays its last trump card, it weighs the bot's replies
 under every hand the bot may hold (its trump cards too), not only the replies it can see,
 so it never walks into the trap of a card the bot holds (docs/bots.md, "Against a more
-careful player"). Everything else it does as :mod:`companion.bots.greedy`.
+careful player"). Everything else it does as the greedy player (``greedy_values`` in
+``companion/games/swap5/bot.py``).
 
 ``--plain`` reads the issue's words another way, as a greedy player written independently
 might: a finished game counts by its points margin, like a game going on, not as won or
@@ -27,9 +28,9 @@ import argparse
 import json
 
 from companion import games
-from companion.bots import greedy
 from companion.bots.arena import AHEAD, GREEDY, played_games, wilson
-from companion.bots.swap5_search import LAST_CALL
+from companion.games.swap5 import bot as swap5_bot
+from companion.games.swap5.search import LAST_CALL
 
 
 def _finished_by_margin(game, state: dict, seat: int) -> float:
@@ -63,7 +64,7 @@ def main() -> None:
     kind.add_argument("--plain", action="store_true", help="a greedy player that counts a finished game by its margin")
     args = parser.parse_args()
     if args.plain:
-        greedy._finished = _finished_by_margin
+        swap5_bot.finished_value = _finished_by_margin
     played = []
     opponent = AHEAD if args.careful else GREEDY
     for game in played_games(games.get("swap5"), [args.level, opponent], args.games, args.seed, scale=args.scale):

@@ -15,7 +15,7 @@ import statistics
 import time
 
 from companion import games
-from companion.bots import swap5_search
+from companion.games.swap5 import search as swap5_search
 from companion.bots.greedy import greedy_action
 from companion.bots.sampling import bare_view
 from companion.games.rng import Rng

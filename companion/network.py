@@ -574,7 +574,12 @@ class Supervisor:
         self.nmcli.cancel()
         if self._thread is not None:
             self._thread.join(timeout)
-            self._thread = None
+
+    @property
+    def running(self) -> bool:
+        """Whether the supervisor's thread still runs (after :meth:`stop`: whether it failed
+        to end within the time given). Read-only."""
+        return self._thread is not None and self._thread.is_alive()
 
 
 def start_supervisor(config: Config, status: NetworkStatus, nmcli: Nmcli | None = None) -> Supervisor | None:

@@ -31,6 +31,7 @@ from waitress.task import ErrorTask, ThreadedTaskDispatcher
 from . import network, systemd
 from .config import Config
 from .bots.seats import BotSeats
+from .clock import TurnClock
 from .network import NetworkStatus
 from .table import Table
 
@@ -59,12 +60,13 @@ STOP_SECONDS = 4.0
 
 
 def build_app(table: Table, config: Config, url: str, panel: object | None = None,
-              network: NetworkStatus | None = None, bots: BotSeats | None = None) -> Flask:
+              network: NetworkStatus | None = None, bots: BotSeats | None = None,
+              turn_clock: TurnClock | None = None) -> Flask:
     """The web app for ``table``: the one place that decides what the web is given."""
     from web import create_app  # the core never imports the web at module level
 
     return create_app(table, panel=panel, language=config.language, public_url=url, network=network, bots=bots,
-                      host_names=host_names(config.host, url))
+                      turn_clock=turn_clock, host_names=host_names(config.host, url))
 
 
 def host_names(listen_host: str, url: str) -> set[str]:
@@ -80,11 +82,12 @@ def host_names(listen_host: str, url: str) -> set[str]:
 
 
 def build_panel(table: Table, config: Config, url: str, address: str, network: NetworkStatus | None = None,
-                bots: BotSeats | None = None):
+                bots: BotSeats | None = None, turn_clock: TurnClock | None = None):
     """The OLED panel and its buttons (emulated away from a Pi), not started yet."""
     from hardware import create_panel  # the core never imports the hardware at module level
 
-    return create_panel(config, table, public_url=url, lan_address=address, network=network, bots=bots)
+    return create_panel(config, table, public_url=url, lan_address=address, network=network, bots=bots,
+                        turn_clock=turn_clock)
 
 
 def lan_address() -> str:
@@ -115,17 +118,18 @@ REFUSAL_LOG_SECONDS = 10.0
 garbage in a loop must not fill the SD card with its log)."""
 
 
-class _RefusalLog:
-    """One short line for a malformed request, then silence for REFUSAL_LOG_SECONDS; the
-    next line says how many were left out."""
+class RefusalLog:
+    """One short line for a malformed request, then silence for ``seconds``; the next line
+    says how many were left out. ``clock``: monotonic seconds (tests move their own)."""
 
-    def __init__(self, seconds: float = REFUSAL_LOG_SECONDS):
+    def __init__(self, seconds: float = REFUSAL_LOG_SECONDS, clock=time.monotonic):
         self.seconds, self._next, self._left_out = seconds, 0.0, 0
+        self._clock = clock
         self._lock = threading.Lock()
 
     def note(self, address: str, reason: str) -> None:
         with self._lock:
-            now = time.monotonic()
+            now = self._clock()
             if now < self._next:
                 self._left_out += 1
                 return
@@ -134,14 +138,16 @@ class _RefusalLog:
         log.warning("refused a malformed request from %s: %s%s", address, reason[:80], more)
 
 
-_refusals = _RefusalLog()
+refusals = RefusalLog()
 
 LOG_LINE_CHARS = 200
 """waitress logs a request's path in some lines ("Client disconnected while serving ..."):
 a path of 5,000 characters must not become a log line of 5,000 characters."""
 
 
-class _ShortLines(logging.Filter):
+class ShortLines(logging.Filter):
+    """Cuts a log line longer than LOG_LINE_CHARS (waitress's, on the server's logger)."""
+
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()
         if len(message) > LOG_LINE_CHARS:
@@ -149,7 +155,7 @@ class _ShortLines(logging.Filter):
         return True
 
 
-_short_lines = _ShortLines()
+short_lines = ShortLines()
 
 
 class _ApiErrorTask(ErrorTask):
@@ -157,11 +163,11 @@ class _ApiErrorTask(ErrorTask):
     without a colon, a NUL, a TLS hello) as the JSON the API answers everywhere else under
     ``/api``; plain text elsewhere, as waitress writes it. A request that broke off before
     its path has none: it gets the plain answer. Each refusal is logged in one short,
-    rate-limited line (:class:`_RefusalLog`)."""
+    rate-limited line (:class:`RefusalLog`)."""
 
     def execute(self):
         error = self.request.error
-        _refusals.note(self.channel.addr[0] if self.channel.addr else "?", f"{error.code} {error.reason}: {error.body}")
+        refusals.note(self.channel.addr[0] if self.channel.addr else "?", f"{error.code} {error.reason}: {error.body}")
         if not (getattr(self.request, "path", None) or "").startswith("/api/"):
             return super().execute()
         from web.api import http_error_body  # the core never imports the web at module level
@@ -267,7 +273,7 @@ class Server:
     def __init__(self, app: Flask, host: str, port: int, *, per_address: int = CONNECTIONS_PER_ADDRESS,
                  connection_limit: int = CONNECTION_LIMIT, request_seconds: float = REQUEST_SECONDS):
         self.app = app
-        logging.getLogger("waitress").addFilter(_short_lines)  # added once however many servers
+        logging.getLogger("waitress").addFilter(short_lines)  # added once however many servers
         self._map: dict = {}  # waitress's socket map: ours, so stop() can empty it
         from web.events import THIS_MACHINE  # the core never imports the web at module level
 
@@ -296,6 +302,12 @@ class Server:
     def port(self) -> int:
         """The port listened on (the one the OS chose when 0 was asked for)."""
         return self._waitress.effective_port
+
+    @property
+    def busy_threads(self) -> int:
+        """How many of the server's worker threads handle a request (an event stream
+        included) now; the others wait for work. Read-only."""
+        return self._waitress.task_dispatcher.active_count
 
     def serve_forever(self) -> None:
         """Serve until :meth:`stop` has run."""
@@ -349,6 +361,7 @@ def serve(config: Config) -> int:
     if table.problem:
         log.error("%s: the table is shown as last saved and every change is refused", table.problem)
     panel = heartbeat = supervisor = bots = None
+    turn_clock = TurnClock(table)  # one per table: the web and the panel show and pause the same
     try:
         address = lan_address()
         url = public_url(config.host, config.port, address)
@@ -356,8 +369,8 @@ def serve(config: Config) -> int:
         # and Wi-Fi QR code) from this one object, which the supervisor keeps up to date.
         network_status = NetworkStatus(config.port)
         bots = BotSeats(table, config.data_dir, config.bots)  # its worker process starts with the first move or hint
-        panel = build_panel(table, config, url, address, network_status, bots)  # the panel seats bots too
-        app = build_app(table, config, url, panel, network_status, bots)
+        panel = build_panel(table, config, url, address, network_status, bots, turn_clock)  # the panel seats bots too
+        app = build_app(table, config, url, panel, network_status, bots, turn_clock)
         supervisor = network.start_supervisor(config, network_status)
         server = Server(app, config.host, config.port)
         for signum in (signal.SIGTERM, signal.SIGINT):
@@ -383,6 +396,7 @@ def serve(config: Config) -> int:
             bots.stop()  # before the table closes: a bot may be about to move
         if panel is not None:
             panel.stop()  # the display shows that the companion stopped
+        turn_clock.close()  # the running turns' seconds so far, for the restart
         table.close()
     # All is closed: what is left is the interpreter's own teardown, whose garbage collection
     # passes over every object took most of a stop (0.2 to 1 s on this 2-core machine under

@@ -9,7 +9,9 @@ What is stored (see SCHEMA): the table's own keys (version, join code, host, whe
 last opened), the games played (id, players, options, seed, result), the seats, every
 action in order, undone ones flagged rather than deleted, everyone who sat on a seat during
 each game (``occupants``: from which action on, and whether they were still there at its end),
-and each game's whole log (the
+each turn's time (``turns``, kept by the turn clock, ``companion/clock.py``: the seat, the
+seconds its clock ran, and the action whose change ended the turn, so a turn ended by a move
+that is taken back counts as taken back too), and each game's whole log (the
 entries its setup and each action wrote, as the engine wrote them, and the table's own). A game's state is never the source of truth: it is
 recomputed by replaying the seed and the actions, from a periodic snapshot when there
 is one (snapshots only save time; deleting them changes nothing).
@@ -90,6 +92,14 @@ CREATE TABLE IF NOT EXISTS occupants (
 CREATE INDEX IF NOT EXISTS occupants_by_game ON occupants (game_id, seat, id);
 CREATE TABLE IF NOT EXISTS chosen_seeds (
     game_id INTEGER PRIMARY KEY REFERENCES games(id)
+);
+CREATE TABLE IF NOT EXISTS turns (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seq     INTEGER NOT NULL,
+    seat    INTEGER NOT NULL,
+    seconds REAL    NOT NULL,
+    action  INTEGER,
+    PRIMARY KEY (game_id, seq)
 );
 CREATE TABLE IF NOT EXISTS snapshots (
     game_id INTEGER NOT NULL REFERENCES games(id),
@@ -291,6 +301,10 @@ class Store:
         ).fetchall()
         return [_game_record(row) for row in rows]
 
+    def set_options(self, game_id: int, options: dict) -> None:
+        """Replace a game's options (before its first move: who starts was drawn)."""
+        self._db.execute("UPDATE games SET options = ? WHERE id = ?", (json.dumps(options, sort_keys=True), game_id))
+
     def end_game(self, game_id: int, result: dict | None, abandoned: bool) -> None:
         self._db.execute(
             "UPDATE games SET ended_at = ?, result = ?, abandoned = ? WHERE id = ?",
@@ -411,6 +425,10 @@ class Store:
         )
         return list(range(first, first + len(entries)))
 
+    def drop_log_entries(self, game_id: int) -> None:
+        """Delete a game's whole log (before its first move, to write its setup's again)."""
+        self._db.execute("DELETE FROM log WHERE game_id = ?", (game_id,))
+
     def log_entries(self, game_id: int) -> list[tuple[int, int | None, dict, bool]]:
         """A game's whole log in order, as ``(seq, action, entry, undone)``: ``undone`` says
         whether the action that wrote the entry was taken back."""
@@ -426,6 +444,36 @@ class Store:
                 return []
             raise
         return [(seq, action, json.loads(entry), bool(undone)) for seq, action, entry, undone in rows]
+
+    # -------------------------------------------------------------- turns
+
+    def add_turns(self, game_id: int, action: int | None, turns: list[tuple[int, float]]) -> None:
+        """Keep the turns that ended with one change of game ``game_id`` (inside its
+        transaction), as ``(seat, seconds)``: ``action`` is the number of the action applied or
+        taken back by that change, or None when no action ended them (the game abandoned)."""
+        row = self._db.execute("SELECT MAX(seq) FROM turns WHERE game_id = ?", (game_id,)).fetchone()
+        first = (row[0] or 0) + 1
+        self._db.executemany("INSERT INTO turns (game_id, seq, seat, seconds, action) VALUES (?, ?, ?, ?, ?)",
+                             [(game_id, first + i, seat, seconds, action) for i, (seat, seconds) in enumerate(turns)])
+
+    def turns(self, game_ids: list[int]) -> dict[int, list[dict]]:
+        """game id -> its turns in order, ``{seat, seconds, action, undone}``: ``undone`` when
+        the action that ended the turn was taken back. (A database saved before turns were
+        kept, opened read-only, has no such table: no game has any.)"""
+        found: dict[int, list[dict]] = {game_id: [] for game_id in game_ids}
+        for start in range(0, len(game_ids), 500):  # SQLite caps the parameters of one statement
+            chunk = game_ids[start:start + 500]
+            try:
+                rows = self._db.execute(
+                    "SELECT turns.game_id, turns.seat, turns.seconds, turns.action, actions.undone_at IS NOT NULL "
+                    "FROM turns LEFT JOIN actions ON actions.game_id = turns.game_id AND actions.n = turns.action "
+                    f"WHERE turns.game_id IN ({','.join('?' * len(chunk))}) ORDER BY turns.game_id, turns.seq",
+                    chunk).fetchall()
+            except sqlite3.OperationalError:
+                return found
+            for game_id, seat, seconds, action, undone in rows:
+                found[game_id].append({"seat": seat, "seconds": seconds, "action": action, "undone": bool(undone)})
+        return found
 
     # -------------------------------------------------------------- play records
     # The records (companion/records) read finished games through these and keep who sat
@@ -530,7 +578,7 @@ class Store:
 
     def delete_game(self, game_id: int) -> None:
         """Delete a game and everything kept about it (inside a transaction)."""
-        for table in ("seating", "occupants", "snapshots", "log", "actions", "chosen_seeds"):
+        for table in ("seating", "occupants", "turns", "snapshots", "log", "actions", "chosen_seeds"):
             self._db.execute(f"DELETE FROM {table} WHERE game_id = ?", (game_id,))
         self._db.execute("DELETE FROM games WHERE id = ?", (game_id,))
 
@@ -546,6 +594,7 @@ class Store:
         game["occupants"] = rows("SELECT seat, since, name, bot_level, finished FROM occupants WHERE game_id = ? ORDER BY id")
         game["actions"] = rows("SELECT n, seat, action, at, undone_at FROM actions WHERE game_id = ? ORDER BY n")
         game["log"] = rows("SELECT seq, action, entry FROM log WHERE game_id = ? ORDER BY seq")
+        game["turns"] = rows("SELECT seq, seat, seconds, action FROM turns WHERE game_id = ? ORDER BY seq")
         game["seed_chosen"] = self.seed_chosen(game_id)
         return game
 
@@ -578,6 +627,9 @@ class Store:
                              [(game_id, a["n"], a["seat"], a["action"], a["at"], a["undone_at"]) for a in game["actions"]])
         self._db.executemany("INSERT INTO log (game_id, seq, action, entry) VALUES (?, ?, ?, ?)",
                              [(game_id, e["seq"], e["action"], e["entry"]) for e in game["log"]])
+        # Files exported before turns were kept have none: the play then has no turn times.
+        self._db.executemany("INSERT INTO turns (game_id, seq, seat, seconds, action) VALUES (?, ?, ?, ?, ?)",
+                             [(game_id, t["seq"], t["seat"], t["seconds"], t["action"]) for t in game.get("turns", [])])
         if game.get("seed_chosen"):  # absent from files exported before chosen seeds were noted
             self.choose_seed(game_id)
         return game_id
@@ -602,6 +654,17 @@ class Store:
 
     def integrity_check(self) -> str:
         return self._db.execute("PRAGMA integrity_check").fetchone()[0]
+
+    @property
+    def durability(self) -> tuple[str, int]:
+        """The connection's journal mode and ``synchronous`` level as SQLite reports them:
+        ``("wal", 2)`` (FULL) syncs every commit. Read-only; the tests check it."""
+        return durability(self._db)
+
+
+def durability(db: sqlite3.Connection) -> tuple[str, int]:
+    """``(journal mode, synchronous level)`` of a connection: ``("wal", 2)`` for WAL with FULL."""
+    return db.execute("PRAGMA journal_mode").fetchone()[0], db.execute("PRAGMA synchronous").fetchone()[0]
 
 
 class _Transaction:

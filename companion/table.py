@@ -33,7 +33,7 @@ from typing import Callable, Iterable
 
 from . import games
 from .games import Game, IllegalAction
-from .games.base import LARGEST_SEED, LOG_SHOWN, seat_ref
+from .games.base import FIRST_PLAYER, LARGEST_SEED, LOG_SHOWN, seat_ref
 from .store import GameRecord, StorageError, Store
 
 log = logging.getLogger(__name__)
@@ -51,6 +51,8 @@ UNDO_REACH = 100
 __all__ = [
     "Conflict",
     "Forbidden",
+    "GameChange",
+    "NothingToChange",
     "IllegalAction",
     "NotFound",
     "StorageError",
@@ -120,6 +122,41 @@ class _LogLine:
         return shown
 
 
+@dataclass(frozen=True)
+class GameChange:
+    """The game in play as one change of the table left it, told to the rooms that keep their
+    own rows in the same transaction (:meth:`Table.keep_alongside`; the turn clock)."""
+
+    game_id: int
+    players: int
+    waiting_for: tuple[int, ...]  # the seats whose input the game needs now (Game.waiting_for); () once over
+    taken: frozenset[int]  # the seats someone (a person or a bot) holds now
+    over: bool
+    action: int | None = None  # the number of the action this change applied, or None
+    undone: frozenset[int] = frozenset()  # the numbers of the actions this change took back
+    dealt_again: bool = False  # the game was set up again before its first move (who starts was drawn)
+
+
+Keeper = Callable[[Store, "GameChange | None"], "Callable[[], None] | None"]
+"""A room's writes in a change's transaction: called with the store and the game as the change
+left it (None: a change of the room's own, :meth:`Table.change_alongside`); it may return what
+to do once the change is committed (update its memory), which never runs when the save failed."""
+
+
+class NothingToChange(Exception):
+    """Raised by a room's write (:meth:`Table.change_alongside`) that finds, under the table's
+    lock, nothing to change: nothing is saved and the version stays."""
+
+
+@dataclass
+class _Changing:
+    """What the body of one change tells its keepers (the game as the change leaves it), and
+    what they asked to do once it is committed."""
+
+    game: GameChange | None = None
+    after: list = field(default_factory=list)
+
+
 @dataclass
 class _Current:
     """The game being played (or just finished) and what is derived from it."""
@@ -173,6 +210,7 @@ class Table:
         self.data_dir = Path(data_dir)  # the play records (companion/records) read the same database
         self._store = Store(data_dir)
         self._troubles: dict[int, dict] = {}  # seat -> why its player (a bot) cannot move now, in both languages
+        self._keepers: list[Keeper] = []
         self._restore()
 
     # ================================================================ reading
@@ -325,7 +363,7 @@ class Table:
         fingerprints = _fingerprints(game, state)
         with self._lock:
             host_token, host_hash = self._new_host_token() if claim_host else (None, None)
-            with self._change():
+            with self._change() as changing:
                 if host_hash:
                     self._store.set_meta("host_token_hash", host_hash)
                 if self._current and not self._current.game.is_over(self._current.state):
@@ -341,6 +379,7 @@ class Table:
                     if seat_number < players:
                         self._store.add_occupant(record_id, seat_number, seat.name, seat.bot)
                 self._store.set_meta("current_game", record_id)
+                changing.game = _game_change(record_id, game, state, {s for s in self._seats if s < players})
             self._seats = {s: seat for s, seat in self._seats.items() if s < players}
             self._troubles.clear()  # a new game: every player starts afresh
             if host_hash:
@@ -363,7 +402,42 @@ class Table:
                 raise Conflict("this game is not over yet: to play again now, start a new game (it abandons this one)",
                                "このゲームはまだ終わっていません。今すぐやり直すには新しいゲームを始めてください（このゲームは中断になります）")
             record = current.record
-            self.start_game(record.game, record.players, options=record.options)
+            options = {name: value for name, value in record.options.items() if name != FIRST_PLAYER}  # a new play: a new draw
+            self.start_game(record.game, record.players, options=options)
+
+    def set_first_player(self, seat: int, note: dict) -> None:
+        """Make the player on ``seat`` take the first turn of a game nobody has moved in yet
+        (the first-player draw, ``companion/first_player.py``, decides who). The game is set
+        up again from its own seed with that seat first (the :data:`FIRST_PLAYER` option), so
+        every hand stays as dealt; ``note`` (``{"en", "ja"}``, seats as placeholders) goes in
+        its log saying so. Refused for a free seat, once the first player is set (checked under
+        the lock: two draws at the same moment set it once), and once a move has been made
+        (even one taken back): from then on the start is part of the play."""
+        with self._lock:
+            current = self._require_game()
+            self._require_seat_number(seat)
+            if seat not in self._seats:
+                raise Conflict(f"seat {seat + 1} is free: only a seated player can start",
+                               f"{seat + 1}番の席は空いています。最初の手番は席に着いたプレイヤーだけです")
+            record = current.record
+            if FIRST_PLAYER in record.options:
+                settled = record.options[FIRST_PLAYER]
+                raise Conflict(f"who starts is settled already: seat {settled + 1}",
+                               f"最初の手番はもう決まっています（{settled + 1}番の席）")
+            if self._store.last_action_number(record.id):
+                raise Conflict("a move has been made in this game, so who starts is settled",
+                               "このゲームではもう手が指されたので、最初の手番は決まっています")
+            state = current.game.setup(record.players, record.seed, {**record.options, FIRST_PLAYER: seat})
+            entries = [*state["log"], {"kind": "first-player", "text": dict(note)}]
+            with self._change() as changing:
+                self._store.set_options(record.id, state["options"])
+                self._store.drop_log_entries(record.id)  # the setup's words name the old start
+                seqs = self._store.add_log_entries(record.id, None, entries)
+                changing.game = _game_change(record.id, current.game, state, set(self._seats), dealt_again=True)
+            current.record, current.state = self._store.game(record.id), state
+            current.log = [_LogLine(seq, None, entry) for seq, entry in zip(seqs, entries)]
+            self._note_changes(current, _fingerprints(current.game, state), everyone_changed=True)
+        self._notify()
 
     def claim_host(self) -> str:
         """Make the caller the host of a table that has none; returns the host token."""
@@ -421,10 +495,11 @@ class Table:
                         raise Conflict(f"{taken.name} is already at the table (seat {other + 1}): please choose another name",
                                        f"{taken.name}さんはもう{other + 1}番の席に着いています。別の名前にしてください")
             token = _new_token()
-            with self._change():
+            with self._change() as changing:
                 self._store.add_seat(seat, name, hash_token(token), bot)
                 if not self._current.game.is_over(self._current.state):  # the play keeps everyone who played a seat
                     self._store.add_occupant(self._current.record.id, seat, name, bot)
+                changing.game = self._change_of(self._current, taken=set(self._seats) | {seat})
             self._seats[seat] = _Seat(name, hash_token(token), bot)
         self._notify()
         return token
@@ -436,8 +511,9 @@ class Table:
             self._require_seat_number(seat)
             if seat not in self._seats:
                 raise Conflict(f"seat {seat + 1} is already free", f"{seat + 1}番の席はもう空いています")
-            with self._change():
+            with self._change() as changing:
                 self._store.remove_seat(seat)
+                changing.game = self._change_of(self._current, taken=set(self._seats) - {seat})
             del self._seats[seat]
             self._troubles.pop(seat, None)
         self._notify()
@@ -447,8 +523,10 @@ class Table:
         with self._lock:
             if not self._seats:
                 raise Conflict("every seat is already free", "席はもう全部空いています")
-            with self._change():
+            with self._change() as changing:
                 self._store.remove_seats_from(0)
+                if self._current:
+                    changing.game = self._change_of(self._current, taken=set())
             self._seats = {}
             self._troubles.clear()
         self._notify()
@@ -481,7 +559,7 @@ class Table:
             fingerprints = _fingerprints(current.game, new_state)
             n = self._store.last_action_number(current.record.id) + 1
             written = [entry for entry in new_state["log"] if entry["v"] == new_state["version"]]
-            with self._change():
+            with self._change() as changing:
                 self._store.add_action(current.record.id, n, seat, action)
                 seqs = self._store.add_log_entries(current.record.id, n, written)
                 applied = current.applied + 1
@@ -490,6 +568,7 @@ class Table:
                 if current.game.is_over(new_state):
                     self._store.end_game(current.record.id, current.game.result(new_state), abandoned=False)
                     self._record_seating(current, new_state)
+                changing.game = _game_change(current.record.id, current.game, new_state, set(self._seats), action=n)
             current.state, current.applied = new_state, applied
             current.log += [_LogLine(seq, n, entry) for seq, entry in zip(seqs, written)]
             self._note_changes(current, fingerprints)
@@ -528,7 +607,7 @@ class Table:
             kept = current.applied - len(taken)
             state, applied = self._replay(current.record, current.game, upto=kept)
             fingerprints = _fingerprints(current.game, state)
-            with self._change():
+            with self._change() as changing:
                 if was_over and self._store.shown_after_end(current.record.id):  # checked where the records write it
                     raise Conflict(
                         "this game is over and its replay or moves have been opened, so every hand may have been "
@@ -540,6 +619,8 @@ class Table:
                 self._store.drop_snapshots_after(current.record.id, kept)
                 if was_over:
                     self._store.reopen_game(current.record.id)
+                changing.game = _game_change(current.record.id, current.game, state, set(self._seats),
+                                             undone=frozenset(numbers))
             current.state, current.applied = state, applied
             for line in current.log:
                 if line.action in numbers:
@@ -589,6 +670,43 @@ class Table:
                 self._troubles[seat] = dict(trouble)
         self._notify()
 
+    # ================================================================ rooms alongside
+
+    def keep_alongside(self, keeper: Keeper) -> None:
+        """Call ``keeper`` in the transaction of every change of the game in play (a start, a
+        move, an undo, a seat taken or freed), after the table's own writes, so that what it
+        writes is saved with the change or not at all (the turn clock keeps each turn's time
+        so, like a move). It runs under the table's lock: it must not wait for anything."""
+        with self._lock:
+            self._keepers.append(keeper)
+
+    def change_alongside(self, write: Keeper) -> None:
+        """A change of a room of its own (the turn clock paused) made as a change of the table:
+        ``write(store, None)`` in one transaction with a new version, and every screen hears of
+        it as of any change; a ``write`` that raises :class:`NothingToChange` (two phones pausing
+        at once: the second finds it paused) saves nothing. Raises StorageError, changing
+        nothing, when it cannot be saved."""
+        with self._lock:
+            try:
+                with self._change() as changing:
+                    changing.after.append(write(self._store, None))
+            except NothingToChange:
+                return
+        self._notify()
+
+    def game_change(self) -> GameChange | None:
+        """The game in play now, as a change would tell it (no action), or None with no game."""
+        with self._lock:
+            return self._change_of(self._current, set(self._seats)) if self._current else None
+
+    def read_alongside(self, read: Callable[[Store], object]) -> object:
+        """What ``read(store)`` answers, under the table's lock (a room reading its own rows)."""
+        with self._lock:
+            return read(self._store)
+
+    def _change_of(self, current: _Current, taken: set[int]) -> GameChange:
+        return _game_change(current.record.id, current.game, current.state, taken)
+
     # ================================================================ events
 
     def wait(self, after_version: int, timeout: float) -> int:
@@ -627,9 +745,12 @@ class Table:
         saved) and the listeners hear it, as pages and the panel redraw on a new version.
         The next change saved goes on from there, so the saved version still only grows."""
         had_problem = self._store.problem
+        changing = _Changing()
         try:
             with self._store.transaction():
-                yield
+                yield changing
+                if changing.game is not None:
+                    changing.after += [keeper(self._store, changing.game) for keeper in self._keepers]
                 self._store.set_meta("version", self._version + 1)
         except StorageError:
             if self._store.problem != had_problem:
@@ -637,6 +758,9 @@ class Table:
                 self._notify()  # under the lock: listeners only note the version (see subscribe)
             raise
         self._version += 1
+        for after in changing.after:
+            if after is not None:
+                after()
 
     def _notify(self) -> None:
         with self._changed:
@@ -773,6 +897,12 @@ class Table:
             "abandoned": record.abandoned,
             "result": record.result,
         }
+
+
+def _game_change(game_id: int, game: Game, state: dict, taken: set[int], action: int | None = None,
+                 undone: frozenset[int] = frozenset(), dealt_again: bool = False) -> GameChange:
+    return GameChange(game_id, state["players"], tuple(game.waiting_for(state)), frozenset(taken), game.is_over(state),
+                      action, undone, dealt_again)
 
 
 def _describe(game: Game) -> dict:

@@ -41,7 +41,7 @@ def panel_language(config: Config) -> str:
 
 
 def create_panel(config: Config, table, *, public_url: str = "", lan_address: str = "", network=None,
-                 bots=None) -> Panel:
+                 bots=None, turn_clock=None) -> Panel:
     """The panel for ``table`` with the configured display and buttons (not started yet).
 
     Neither missing hardware stops it: a display that does not answer is retried in the
@@ -49,7 +49,9 @@ def create_panel(config: Config, table, *, public_url: str = "", lan_address: st
     leave the panel without buttons, saying why (``Panel.buttons_problem``) on its glass, on
     the pages and in the log: the phones play on. ``network`` is the
     companion's own Wi-Fi (``companion.network.NetworkStatus``), for the idle screen's QR codes;
-    ``bots`` the table's bots (``companion.bots.seats.BotSeats``), seated from the game menu.
+    ``bots`` the table's bots (``companion.bots.seats.BotSeats``), seated from the game menu;
+    ``turn_clock`` the table's turn clock (``companion.clock.TurnClock``), shown on the status
+    screen and paused or resumed by ``up``.
 
     In mock mode (``--hardware mock``: gpiozero's mock pins, luma's dummy display) the
     buttons are pressed from software and the frame read as text, as ``/display`` does::
@@ -92,6 +94,7 @@ def create_panel(config: Config, table, *, public_url: str = "", lan_address: st
         lan_address=lan_address,
         network=network,
         bots=bots,
+        turn_clock=turn_clock,
         language=panel_language(config),
         hold_seconds=config.buttons.hold_seconds,
         repeat_seconds=config.buttons.repeat_seconds,

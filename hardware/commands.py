@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from companion import first_player
 from companion.bots import LEVELS as BOT_LEVELS
 from companion.games import render_text
 from companion.table import StorageError, TableError
@@ -104,7 +105,7 @@ def ask_undo(panel: Panel) -> None:
         question = word("undo_move", language, last=last)
     else:
         question = word("undo_action", language)
-    panel.push(ConfirmPage(word("undo", language), question, lambda: undo_last(panel), default=False))
+    panel.push(ConfirmPage(word("undo", language), question, lambda: undo_last(panel), default=False, holds_clock=True))
 
 
 def undone_move(panel: Panel, undo: dict) -> str:
@@ -144,6 +145,20 @@ def act(panel: Panel, seat: int, action: dict, version: int) -> None:
         refused(panel, "refused", error)
         return
     panel.pop()
+
+
+# ------------------------------------------------------------------ who starts
+
+
+def draw_first_player(panel: Panel) -> None:
+    """Draw who starts among the seated players, at once (one press: before the first move
+    it changes no card, and the status screen then names them, as every phone does)."""
+    try:
+        first_player.draw_first_player(panel.table)
+    except (TableError, StorageError) as error:  # a phone drew first, a move was made, a full disk
+        refused(panel, "not_drawn", error)
+        return
+    panel.home()
 
 
 # ------------------------------------------------------------------ bots

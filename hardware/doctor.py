@@ -177,7 +177,7 @@ def run_doctor(config: Config, *, out: Callable[[str], None] = print, ask_button
         out("SKIP  buttons: not asked to press them (run in a terminal without --no-buttons)")
     _check_data_dir(report, config, granted_by_unit)
     _check_port(report, config, granted_by_unit)
-    _check_network(report, config)
+    check_network(report, config)
     if report.fixes:
         out("")
         out("To fix:")
@@ -501,8 +501,9 @@ NETWORK_PERMISSIONS = (
 )
 
 
-def _check_network(report: Report, config: Config) -> None:
-    """The companion's own Wi-Fi: NetworkManager there, a Wi-Fi device, the rights to use it."""
+def check_network(report: Report, config: Config) -> None:
+    """The companion's own Wi-Fi: NetworkManager there, a Wi-Fi device, the rights to use it.
+    Public as the one check that can run alone, without a display or buttons (the tests do)."""
     from companion import network
 
     if config.network.hotspot == "never":

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from companion.bots import LEVELS as BOT_LEVELS
 from companion.bots import supported as has_bots
+from companion.games.base import FIRST_PLAYER
 
 from . import commands
 from .actions import OFFERED, offered_actions
@@ -80,6 +81,13 @@ def game_on_table(panel: Panel) -> bool:
 
 def game_over(panel: Panel) -> bool:
     return panel.public["game"]["over"]
+
+
+def first_player_drawable(panel: Panel) -> bool:
+    """Before a game's first move, while who starts is not drawn, once every seat is taken."""
+    game, view = panel.public["game"], panel.public["view"]
+    return (not game["over"] and view["game_version"] == 0 and FIRST_PLAYER not in view["options"]
+            and all(seat["taken"] for seat in panel.public["seats"]))
 
 
 def game_title(panel: Panel) -> str:
@@ -157,6 +165,8 @@ GAME_MENU = Menu(game_title, (
     Listed(action_items),
     Entry("play_again", commands.ask_rematch, shown=game_over),
     Entry("bots_more", opens(BOTS_MENU), shown=lambda panel: bool(bot_items(panel))),
+    # Before the first move; after a tracker's actions and the bots, so their presses stay as they were.
+    Entry("who_starts", commands.draw_first_player, shown=first_player_drawable),
     Entry("menu_more", lambda panel: panel.replace(open_menu(panel, MAIN_MENU))),
     # Last, never highlighted first: taking a move back is never a run of ok presses.
     Entry("undo_last", commands.ask_undo),

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from companion.bots import supported as has_bots
 from companion.network import NetworkStatus, wifi_qr_payload
-from companion.table import Table
+from companion.table import StorageError, Table
 
 from .actions import PLAYS_EVERY_STEP
 from .buttons import ButtonsProblem
@@ -30,8 +30,9 @@ from .fonts import text_width, wrap
 from .screens import PAGE_BAR, ROW, Screen, qr_text_room, status_body_rows, status_headline_rows, status_screen
 from .words import word
 
-if TYPE_CHECKING:  # the bots' machinery is only named here
+if TYPE_CHECKING:  # the bots' machinery and the turn clock are only named here
     from companion.bots.seats import BotSeats
+    from companion.clock import TurnClock
 
 JOIN_STEP_SECONDS = 8.0
 """While the companion's own Wi-Fi is up, the idle screen shows its QR code, its name and
@@ -53,6 +54,7 @@ class Panel(Protocol):
 
     table: Table
     bots: BotSeats | None
+    turn_clock: TurnClock | None
     network: NetworkStatus | None
     public: dict  # table.public() as last read
     language: str
@@ -87,12 +89,19 @@ class Page:
         changes it): the panel's thread wakes then to draw it."""
         return None
 
+    def enter(self, panel: Panel) -> None:
+        """The page is put on the panel."""
+
+    def leave(self, panel: Panel) -> None:
+        """The page is taken off the panel (answered, gone back from, or the panel went home)."""
+
 
 class HomePage(Page):
     """The status of the game on the table, or the join screen when there is none.
 
     On a status screen up/down turn the pages of what does not fit, ``ok`` opens the game
-    menu and ``back`` shows the join QR code (and the Wi-Fi one): one press for a latecomer."""
+    menu and ``back`` shows the join QR code (and the Wi-Fi one): one press for a latecomer.
+    ``up`` on the first page pauses the turn clock, or resumes it: one press for anyone."""
 
     def __init__(self):
         self.scroll = 0
@@ -103,7 +112,8 @@ class HomePage(Page):
         if info["game"] is None:
             screen = join_screen(panel)
         else:
-            screen = status_screen(info, panel.language, self.scroll, panel.height, empty_seat_help(panel))
+            clock = panel.turn_clock.view() if panel.turn_clock is not None else None
+            screen = status_screen(info, panel.language, self.scroll, panel.height, empty_seat_help(panel), clock)
             self.page_rows = status_body_rows(screen, panel.height)
             self.scroll = min(self.scroll, max(0, len(screen.lines) - self.page_rows))
             screen = replace(screen, scroll=self.scroll)
@@ -116,7 +126,9 @@ class HomePage(Page):
         return screen
 
     def key(self, panel: Panel, key: str) -> None:
-        if key == "up":
+        if key == "up" and self.scroll == 0 and panel.public["game"] and panel.turn_clock is not None:
+            toggle_clock(panel)
+        elif key == "up":
             self.scroll = max(0, self.scroll - self.page_rows)
         elif key == "down":
             self.scroll += self.page_rows
@@ -126,9 +138,33 @@ class HomePage(Page):
             panel.push(JoinPage())
 
     def changes_in(self, panel: Panel) -> float | None:
-        if panel.public.get("game") or access_point(panel) is None:
+        if panel.public.get("game"):
+            return clock_ticks_in(panel)
+        if access_point(panel) is None:
             return None
         return JOIN_STEP_SECONDS - time.monotonic() % JOIN_STEP_SECONDS  # the idle screen's turns
+
+
+def toggle_clock(panel: Panel) -> None:
+    """Pause the turn clock, or resume it when paused (or held by a question left open)."""
+    clock = panel.turn_clock.view()
+    try:
+        if clock["paused"] or clock["why"] == "question":
+            panel.turn_clock.resume()
+        else:
+            panel.turn_clock.pause()
+    except StorageError as error:  # a full SD card: the clock stays as it was, and the glass says why
+        panel.push(InfoPage(word("refused", panel.language), str(error), "error"))
+
+
+def clock_ticks_in(panel: Panel) -> float | None:
+    """Seconds until the shown turn's time reaches its next whole second (None: it stands still)."""
+    if panel.turn_clock is None:
+        return None
+    running = [seat["turn"] for seat in panel.turn_clock.view()["seats"] if seat["running"]]
+    if not running:
+        return None
+    return max(0.05, 1.0 - running[0] % 1.0)
 
 
 def flagged(screen: Screen, flag: str) -> Screen:
@@ -195,10 +231,12 @@ class ConfirmPage(Page):
     question longer than the rows above the answers shows them in turns, a page every
     QUESTION_PAGE_SECONDS (the buttons keep choosing the answer)."""
 
-    def __init__(self, title: str, question: str, then: Callable[[], None], default: bool = True):
+    def __init__(self, title: str, question: str, then: Callable[[], None], default: bool = True,
+                 holds_clock: bool = False):
         self.title, self.question, self.then = title, question, then
         self.yes = default
         self.opened = time.monotonic()
+        self.holds_clock = holds_clock  # the table waits for nobody while it is asked: the turn clock stops
 
     def pages(self, panel: Panel) -> tuple[list[str], int]:
         """The question's rows and how many fit above the answers (as the layout wraps them:
@@ -219,6 +257,15 @@ class ConfirmPage(Page):
         page = int((time.monotonic() - self.opened) // QUESTION_PAGE_SECONDS) % count
         answers = (word("yes", panel.language), word("no", panel.language))
         return Screen("confirm", self.title, (self.question, *answers), scroll=page * room, selected=2 - self.yes)
+
+    def enter(self, panel: Panel) -> None:
+        """The question is put on the panel: one that holds the table stops the turn clock."""
+        if self.holds_clock and panel.turn_clock is not None:
+            hold_clock(panel, True)
+
+    def leave(self, panel: Panel) -> None:
+        if self.holds_clock and panel.turn_clock is not None:
+            hold_clock(panel, False)
 
     def key(self, panel: Panel, key: str) -> None:
         if key in ("up", "down"):
@@ -276,6 +323,18 @@ class JoinPage(Page):
         if self.turn is not None or access_point(panel) is None:
             return None
         return JOIN_STEP_SECONDS - self.clock() % JOIN_STEP_SECONDS
+
+
+def hold_clock(panel: Panel, asking: bool) -> None:
+    """The panel asks a question that holds the table (``asking``), or it was answered. A clock
+    that cannot save this (a full SD card) goes on as it was: the question matters more."""
+    try:
+        if asking:
+            panel.turn_clock.ask("panel")
+        else:
+            panel.turn_clock.answered("panel")
+    except StorageError:
+        pass
 
 
 # ============================================================================ the join screen

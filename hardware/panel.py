@@ -100,6 +100,7 @@ class Panel:
         lan_address: str = "",
         network=None,
         bots=None,
+        turn_clock=None,
         language: str = "en",
         hold_seconds: float = 0.8,
         repeat_seconds: float = 0.15,
@@ -108,6 +109,7 @@ class Panel:
     ):
         self.table = table
         self.bots = bots  # companion.bots.seats.BotSeats: seat and remove bots from the game menu; or None
+        self.turn_clock = turn_clock  # companion.clock.TurnClock: shown on the status screen, paused by up; or None
         self.display = display
         self.buttons = buttons
         self.buttons_problem = buttons_problem  # why ``buttons`` is None, when they could not be opened
@@ -238,13 +240,15 @@ class Panel:
 
     def push(self, page: Page) -> None:
         self._pages.append(page)
+        page.enter(self)
 
     def pop(self) -> None:
         if len(self._pages) > 1:
-            self._pages.pop()
+            self._pages.pop().leave(self)
 
     def home(self) -> None:
-        del self._pages[1:]
+        while len(self._pages) > 1:
+            self.pop()
 
     def replace(self, page: Page) -> None:
         """``page`` in place of the page shown."""

@@ -21,6 +21,7 @@ import segno
 from PIL import Image, ImageDraw
 
 from companion.games import render_text
+from companion.games.base import FIRST_PLAYER
 
 from .fonts import ELLIPSIS, FONT_SIZE, LONGEST_LINE, fit, panel_font, text_width, wrap
 from .words import WORDS, counted, word
@@ -65,6 +66,7 @@ class Screen:
     inverted_title: bool = True
     headline: str | None = None  # a status screen's first row, inverted: what matters most now
     big: bool = False  # a status screen: no title bar, the headline first
+    marked: tuple[int, ...] = ()  # a status screen's body lines drawn inverted (a turn past its target)
 
 
 @dataclass(frozen=True)
@@ -141,7 +143,7 @@ def _status_layout(screen: Screen, width: int, height: int) -> Layout:
     count = max(0, (height - top) // ROW)
     first = visible_window(screen, count)
     for index, line in enumerate(screen.lines[first : first + count]):
-        rows.append(Row(0, top + index * ROW, fit(line, width)))
+        rows.append(Row(0, top + index * ROW, fit(line, width), inverted=first + index in screen.marked))
     extra = {}
     if len(screen.lines) > count:
         extra["page"] = (first, count, len(screen.lines), top, height)
@@ -424,9 +426,10 @@ def _cell(name: str, value: str, width: float) -> str:
 
 
 def status_screen(public_info: dict, language: str, scroll: int = 0, height: int = 64,
-                  empty_seat_help: str | None = "join") -> Screen:
+                  empty_seat_help: str | None = "join", clock: dict | None = None) -> Screen:
     """The in-game status screen of whatever game is on the table (from public data only):
-    the headline (whose turn, who is awaited, or the result), then what to do about an
+    the headline (whose turn, who is awaited, or the result), then the turn clock (``clock``:
+    ``companion.clock.TurnClock.view``, see :func:`clock_lines`), what to do about an
     empty seat, every seat's public score (:func:`score_rows`), and the rest in words,
     every line wrapped to the rows of a ``height`` px display.
 
@@ -452,18 +455,57 @@ def status_screen(public_info: dict, language: str, scroll: int = 0, height: int
             lines.append(last)
         # A bot that cannot move says why (the table keeps its words): first, where it is seen.
         first[:0] = [f"{names[int(seat)]}: {words[language]}" for seat, words in view.get("troubles", {}).items()]
+        drawn = view["options"].get(FIRST_PLAYER)
+        if drawn is not None and view["game_version"] == 0:  # until the first move, as on the phones
+            first.insert(0, word("drawn_starts", language, name=names[drawn]))
     page = max(1, height // ROW - 1)  # body rows under the headline
+    timed, late = clock_lines(clock, names, language) if not view["over"] else ([], False)
 
     def rows_for(width: int) -> list[str]:
-        rows = [row for line in first if line for row in wrap(_bounded(line), width)]
+        rows = [row for line in [*timed, *first] if line for row in wrap(_bounded(line), width)]
         if scores is not None:
             rows += score_rows(scores, names, width, page)
         return rows + [row for line in lines if line for row in wrap(_bounded(line), width)]
 
-    rows = rows_for(DISPLAY_WIDTH)
+    width = DISPLAY_WIDTH
+    rows = rows_for(width)
     if len(rows) > page:  # paged: the rows leave room for the page bar at the right edge
-        rows = rows_for(DISPLAY_WIDTH - PAGE_BAR)
-    return Screen("status", info.title, tuple(rows), scroll=scroll, die=die, headline=headline, big=True)
+        width = DISPLAY_WIDTH - PAGE_BAR
+        rows = rows_for(width)
+    marked = tuple(range(len(wrap(_bounded(timed[0]), width)))) if late else ()  # the clock's own rows
+    return Screen("status", info.title, tuple(rows), scroll=scroll, die=die, headline=headline, big=True,
+                  marked=marked)
+
+
+CLOCK_RUNNING, CLOCK_STOPPED, CLOCK_LATE = "⏱", "⏸", "⌛"
+"""The turn clock's symbols: counting, standing still, past the per-turn target."""
+
+
+def clock_lines(clock: dict | None, names: list[str], language: str) -> tuple[list[str], bool]:
+    """The turn clock on the status screen: each seat waited for with its turn's time
+    (``⏱ Aki 0:42``), ``⏸`` while it stands still, ``⌛`` and the words "over the target"
+    past the target (those rows are then drawn inverted, the panel's one other colour), and
+    while someone paused it, that ``up`` resumes it. Also whether a turn is past its target."""
+    if not clock:
+        return [], False
+    timed = [seat for seat in clock["seats"] if seat["turn"] is not None]
+    if not timed:
+        return [], False
+    late = any(seat["over_target"] for seat in timed)
+    symbol = CLOCK_LATE if late else CLOCK_RUNNING if clock["running"] else CLOCK_STOPPED
+    faces = "  ".join(f"{names[seat['seat']]} {clock_words(seat['turn'])}" for seat in timed)
+    lines = [f"{symbol} {faces}" + (f" {word('clock_over_target', language)}" if late else "")]
+    if clock["paused"] or clock["why"] == "question":
+        lines.append(word("clock_paused", language))
+    return lines, late
+
+
+def clock_words(seconds: float) -> str:
+    """Seconds as a clock reads them: 0:42, 12:05, 1:02:09."""
+    whole = int(seconds)
+    hours, rest = divmod(whole, 3600)
+    minutes, seconds = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{seconds:02d}" if hours else f"{minutes}:{seconds:02d}"
 
 
 PAGE_BAR = 3

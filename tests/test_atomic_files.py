@@ -88,6 +88,6 @@ def test_sqlite_syncs_every_commit_of_its_write_ahead_log(tmp_path):
         db = sqlite3.connect(tmp_path / Store.FILENAME)
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         db.close()
-        assert store._db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+        assert store.durability == ("wal", 2)  # 2: FULL
     finally:
         store.close()

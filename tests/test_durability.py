@@ -10,6 +10,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+from companion.store import Store
 from companion.table import Table
 
 WRITER = textwrap.dedent(
@@ -55,16 +56,19 @@ def test_sigkill_in_a_loop_loses_nothing_acknowledged(tmp_path):
         writer.stdout.close()
 
         table = Table(tmp_path)
-        assert table._store.integrity_check() == "ok"
         assert table.version >= acknowledged[-1]["version"]
         table.close()
+        store = Store(tmp_path)
+        assert store.integrity_check() == "ok"
+        store.close()
 
-    table = Table(tmp_path)
+    store = Store(tmp_path)
     logged = []
     for record_id in range(1, 100):
-        if table._store.game(record_id) is None:
+        if store.game(record_id) is None:
             break
-        logged += [(entry["seat"], entry["action"]) for entry in table._store.action_log(record_id)]
+        logged += [(entry["seat"], entry["action"]) for entry in store.action_log(record_id)]
+    store.close()
     wanted = [(entry["seat"], entry["action"]) for entry in acknowledged]
     position = 0
     for item in logged:  # every acknowledged action, in order (unacknowledged ones may sit between)

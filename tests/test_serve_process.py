@@ -1,26 +1,21 @@
 """``companion serve`` as a real process: events flow at once through the WSGI server,
-a SIGKILL mid-game loses nothing, and SIGTERM stops it promptly even with streams open.
+a SIGKILL mid-game loses nothing, and SIGTERM stops it even with streams open.
 
-The server listens on a free loopback port; every wait is bounded.
+The server listens on a free loopback port; every wait is bounded (bounds far above what a
+run takes: they catch a hang, they are not speed claims; the figures: benchmarks/).
 """
 
 from __future__ import annotations
 
 import http.client
 import json
-import os
 import random
 import signal
 import socket
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
-
-START_SECONDS = 30.0
-ROOT = Path(__file__).resolve().parent.parent
+from serving import ServeProcess, serve_command
 
 
 def free_port() -> int:
@@ -34,27 +29,19 @@ class Companion:
 
     def __init__(self, data: Path, port: int, log: Path, config: Path | None = None, own_group: bool = False):
         """``config``: a settings file; ``own_group``: the process leads a process group of
-        its own (as a service's control group, which ``systemctl stop`` signals whole)."""
+        its own (as a service's control group, which ``systemctl stop`` signals whole).
+        Returns once the process has said it is ready (tests/serving.py)."""
         self.port = port
-        env = {k: v for k, v in os.environ.items() if k != "COMPANION_CONFIG"}
         self._log = open(log, "ab")
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "companion", "serve", "--data", str(data), "--host", "127.0.0.1",
-             "--port", str(port), "--hardware", "mock", "--log-level", "warning"]
-            + ([] if config is None else ["--config", str(config)]),
-            cwd=ROOT, env=env, stdout=self._log, stderr=self._log, start_new_session=own_group,
-        )
-        deadline = time.monotonic() + START_SECONDS
-        while True:
-            try:
-                if self.request("GET", "/api/ping")[0] == 200:
-                    return
-            except OSError:
-                pass
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                self.stop(signal.SIGKILL)
-                raise AssertionError(f"companion serve did not answer within {START_SECONDS} s: see {log}")
-            time.sleep(0.1)
+        try:
+            self._started = ServeProcess(
+                serve_command("--data", str(data), "--host", "127.0.0.1", "--port", str(port), "--hardware", "mock",
+                              "--log-level", "warning", *([] if config is None else ["--config", str(config)])),
+                stdout=self._log, stderr=self._log, start_new_session=own_group)
+        except AssertionError as error:
+            self._log.close()
+            raise AssertionError(f"{error}: see {log}") from None
+        self.process = self._started.process
 
     def request(self, method: str, path: str, body=None, token=None) -> tuple[int, dict]:
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
@@ -78,8 +65,9 @@ class Companion:
     def stop(self, signum: int) -> int:
         self.process.send_signal(signum)
         try:
-            return self.process.wait(timeout=10)
+            return self.process.wait(timeout=60)
         finally:
+            self._started.close()
             self._log.close()
 
 
@@ -89,7 +77,7 @@ def log_file(tmp_path):
 
 
 def open_events(port: int) -> http.client.HTTPResponse:
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     connection.request("GET", "/api/events")
     response = connection.getresponse()
     assert response.status == 200 and response.getheader("Content-Type").startswith("text/event-stream")
@@ -106,11 +94,21 @@ def next_version(events: http.client.HTTPResponse) -> int:
 
 
 def everything_seen(server: Companion, tokens: list[str]) -> dict:
+    """Every view, with the turn clock's running seconds taken out (they count on while the
+    companion is up): whose turns are timed, and each seat's time in the turns already ended."""
+    table = server.ok("GET", "/api/table")
     return {
-        "table": server.ok("GET", "/api/table"),
-        "public": server.ok("GET", "/api/view"),
-        "seats": [server.ok("GET", "/api/view", token=token) for token in tokens],
+        "table": {**table, "view": timeless(table["view"])},
+        "public": timeless(server.ok("GET", "/api/view")),
+        "seats": [timeless(server.ok("GET", "/api/view", token=token)) for token in tokens],
     }
+
+
+def timeless(view: dict) -> dict:
+    clock = view["clock"]
+    seats = [{"seat": seat["seat"], "timed": seat["turn"] is not None, "running": seat["running"],
+              "ended": round(seat["total"] - (seat["turn"] or 0.0))} for seat in clock["seats"]]
+    return {**view, "clock": {**clock, "seats": seats}}
 
 
 def test_sigkill_mid_game_then_restart_finds_the_same_table(tmp_path, log_file):
@@ -126,12 +124,11 @@ def test_sigkill_mid_game_then_restart_finds_the_same_table(tmp_path, log_file):
         for _ in range(12):
             seat = pick.choice(server.ok("GET", "/api/view")["to_act"])
             view = server.ok("GET", "/api/view", token=tokens[seat])
-            sent = time.monotonic()
             server.ok("POST", "/api/actions", {"action": pick.choice(view["actions"]), "version": view["version"]},
                       token=tokens[seat])
-            # The event must come through the WSGI server at once, not when some buffer fills.
+            # The event must come through the WSGI server at once, not when some buffer fills
+            # (the stream's read times out first); how soon: benchmarks/server_latency.py.
             assert next_version(events) == view["version"] + 1
-            assert time.monotonic() - sent < 1.0
         server.ok("POST", "/api/undo", token=host)
         before = everything_seen(server, tokens)
         assert before["seats"][0]["game_version"] == 11  # twelve moves, one undone
@@ -151,9 +148,7 @@ def test_sigterm_stops_promptly_even_with_event_streams_open(tmp_path, log_file)
     streams = [open_events(server.port) for _ in range(3)]
     for stream in streams:
         next_version(stream)
-    started = time.monotonic()
-    assert server.stop(signal.SIGTERM) == 0
-    assert time.monotonic() - started < 5.0
+    assert server.stop(signal.SIGTERM) == 0  # how soon: benchmarks/stops.py
     for stream in streams:
         # The rest of the event's blank line, then a clean end: a stream cut off without
         # its chunked terminator would raise http.client.IncompleteRead here instead.

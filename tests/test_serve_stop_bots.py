@@ -1,21 +1,25 @@
 """Stopping ``companion serve`` with bots seated never hangs: SIGTERM to the whole process
 group (as ``systemctl stop`` signals the service's control group, worker processes
-included) or to the main process alone ends it in under 3 s, with the bots' and hints'
-workers idle after a move and a hint, or in the middle of a long search; 20 of 20 tries.
-No process of the service outlives its main process. A worker killed under a bot is replaced at once and the bot moves."""
+included) or to the main process alone ends it, with the bots' and hints' workers idle
+after a move and a hint, or in the middle of a long search. No process of the service
+outlives its main process. A worker killed under a bot is replaced and the bot moves.
+
+How soon (goal: under 3 s, 20 of 20 tries): ``benchmarks/stops.py``, which runs these
+cases again and again; the waits here are bounded far above that, to catch a hang."""
 
 from __future__ import annotations
 
 import os
+import select
 import signal
-import time
 from pathlib import Path
 
 import pytest
-from test_serve_process import Companion, free_port, log_file  # noqa: F401 - log_file is a fixture
+from test_serve_process import Companion, free_port, log_file, next_version, open_events  # noqa: F401 - log_file is a fixture
+from waiting import BOUND_SECONDS, poll_until
 
-STOP_WITHIN_SECONDS = 3.0
-TRIES = 20
+SEARCHING_CPU_SECONDS = 0.6
+"""Processor time a bot worker has surely spent past its start (about 0.25 s here), in its search."""
 CASES = [("group", "idle"), ("main", "idle"), ("group", "thinking"), ("main", "thinking")]
 
 
@@ -37,12 +41,38 @@ def _command(pid: int) -> str:
         return ""
 
 
-def wait_for(condition, seconds: float = 60.0, what: str = "the condition"):
-    deadline = time.monotonic() + seconds
-    while not (found := condition()):
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.05)
-    return found
+def until_the_server(server: Companion, condition):
+    """Wait until ``condition()`` is true (returning what it returned), looking again at each
+    new version the server's event stream announces (the stream ends within a minute)."""
+    events = open_events(server.port)
+    try:
+        next_version(events)  # the first event: the stream is open, no later change is missed
+        while not (found := condition()):
+            next_version(events)
+        return found
+    finally:
+        events.close()
+
+
+def cpu_seconds(pid: int) -> float:
+    """The processor time ``pid`` has used (user and system, Linux's /proc), 0 once it has ended."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (FileNotFoundError, ProcessLookupError):
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def until_ended(pid: int) -> None:
+    """Wait for process ``pid`` (not ours to reap) to end."""
+    try:
+        ended = os.pidfd_open(pid)
+    except ProcessLookupError:
+        return
+    try:
+        assert select.select([ended], [], [], BOUND_SECONDS)[0], f"process {pid} did not end"
+    finally:
+        os.close(ended)
 
 
 def group_alive(pgid: int) -> bool:
@@ -61,52 +91,41 @@ def config(tmp_path) -> Path:
 
 
 def bots_at_work(server: Companion, state: str) -> None:
-    """SWAP 5: a bot on seat 0 (which starts), Aki on seat 1. ``idle``: the bot has moved and
-    Aki has had a hint, so both workers wait, idle; ``thinking``: a strong bot searches."""
+    """Meow Oracle for two: a bot on seat 0 (which starts), Aki on seat 1. ``idle``: the bot
+    has moved and Aki has had a hint, so both workers wait, idle; ``thinking``: a strong bot
+    searches (its minute in full: SWAP 5's strong bot, once used here, answers its first moves
+    at once, so the stop never met a search)."""
     level = "strong" if state == "thinking" else "easy"
-    host = server.ok("POST", "/api/game", {"game": "swap5", "players": 2, "seed": 1,
+    host = server.ok("POST", "/api/game", {"game": "meow-oracle", "players": 2, "seed": 1,
                                            "bots": [{"seat": 0, "level": level}]})["host_token"]
     aki = server.ok("POST", "/api/seats/1/join", {"name": "Aki"}, token=host)["token"]
     if state == "idle":
-        wait_for(lambda: server.ok("GET", "/api/view", token=aki)["actions"], what="the bot's move")
+        until_the_server(server, lambda: server.ok("GET", "/api/view", token=aki)["actions"])  # the bot's move
         assert "action" in server.ok("GET", "/api/hint?seconds=0.1", token=aki)
         assert len(children(server.process.pid)) == 2  # the bot worker and the hint worker
-    else:
-        wait_for(lambda: children(server.process.pid), what="the bot worker")
-        time.sleep(1.0)  # it has started and searches
+    else:  # a process's children and its processor time announce nothing: looked at every 10 ms
+        [worker] = poll_until(lambda: children(server.process.pid), what="the bot worker")
+        # It has started (a second of processor time at most) and searches.
+        poll_until(lambda: cpu_seconds(worker) >= SEARCHING_CPU_SECONDS, what="the worker's search")
 
 
-def test_sigterm_ends_the_service_with_bots_seated_within_3_s_every_time(tmp_path, config, log_file):
-    slow, times = [], []
-    for attempt in range(TRIES):
-        target, state = CASES[attempt % len(CASES)]
-        server = Companion(tmp_path / f"data{attempt}", free_port(), log_file, config=config, own_group=True)
-        try:
-            bots_at_work(server, state)
-            began = time.monotonic()
-            if target == "group":
-                os.killpg(server.process.pid, signal.SIGTERM)
-            else:
-                server.process.send_signal(signal.SIGTERM)
-            try:
-                server.process.wait(timeout=STOP_WITHIN_SECONDS)
-            except Exception:  # noqa: BLE001 - counted below, then ended for good
-                slow.append((attempt, target, state))
-                continue
-            took = time.monotonic() - began
-            times.append(round(took, 2))
-            assert server.process.returncode == 0, (attempt, target, state, server.process.returncode)
-            # Nothing of the service outlives its main process: systemd would kill what did
-            # (multiprocessing's resource tracker did, at every stop).
-            assert not group_alive(server.process.pid), (attempt, target, state, _group(server.process.pid))
-            if took >= STOP_WITHIN_SECONDS:
-                slow.append((attempt, target, state, took))
-        finally:
-            if group_alive(server.process.pid):
-                os.killpg(server.process.pid, signal.SIGKILL)
-            server.process.wait(timeout=10)
-    assert slow == [], f"{len(slow)} of {TRIES} stops took 3 s or more: {slow}; see {log_file}"
-    print(f"stops in {sorted(times)} s")  # shown with pytest -s: the figures of docs/bots.md
+@pytest.mark.parametrize("target, state", CASES)
+def test_sigterm_ends_the_service_with_bots_seated(tmp_path, config, log_file, target, state):
+    server = Companion(tmp_path / "data", free_port(), log_file, config=config, own_group=True)
+    try:
+        bots_at_work(server, state)
+        if target == "group":
+            os.killpg(server.process.pid, signal.SIGTERM)
+        else:
+            server.process.send_signal(signal.SIGTERM)
+        assert server.process.wait(timeout=BOUND_SECONDS) == 0, f"see {log_file}"
+        # Nothing of the service outlives its main process: systemd would kill what did
+        # (multiprocessing's resource tracker did, at every stop).
+        assert not group_alive(server.process.pid), _group(server.process.pid)
+    finally:
+        if group_alive(server.process.pid):
+            os.killpg(server.process.pid, signal.SIGKILL)
+        server.stop(signal.SIGKILL)
 
 
 def helpers(pid: int) -> list[int]:
@@ -121,40 +140,26 @@ def helpers(pid: int) -> list[int]:
     return sorted(child for child in found if "companion.bots.helper" in _command(child))
 
 
-def test_sigterm_ends_the_service_whose_bot_searches_on_three_workers_within_3_s(tmp_path, log_file):
-    """The bot worker and its two search helpers all thinking: the stop kills the worker, the
-    kernel its helpers (PR_SET_PDEATHSIG), and none outlives the main process."""
+@pytest.mark.parametrize("target", ["group", "main"])
+def test_sigterm_ends_the_service_whose_bot_searches_on_three_workers(tmp_path, log_file, target):
+    """The bot worker and its two search helpers all thinking: the stop ends the worker, the
+    worker its helpers (and waits for them), and none outlives the main process."""
     config = tmp_path / "config.toml"
     config.write_text("[bots]\nstrong_seconds = 60\npause_seconds = 0\nworkers = 3\n")
-    slow, times = [], []
-    for attempt, target in enumerate(("group", "main", "group", "main")):
-        server = Companion(tmp_path / f"data{attempt}", free_port(), log_file, config=config, own_group=True)
-        try:
-            bots_at_work(server, "thinking")
-            assert len(wait_for(lambda: len(helpers(server.process.pid)) == 2 and helpers(server.process.pid),
-                                what="the bot worker's two helpers"))
-            began = time.monotonic()
-            if target == "group":
-                os.killpg(server.process.pid, signal.SIGTERM)
-            else:
-                server.process.send_signal(signal.SIGTERM)
-            try:
-                server.process.wait(timeout=STOP_WITHIN_SECONDS)
-            except Exception:  # noqa: BLE001 - counted below, then ended for good
-                slow.append((attempt, target))
-                continue
-            took = time.monotonic() - began
-            times.append(round(took, 2))
-            assert server.process.returncode == 0, (attempt, target, server.process.returncode)
-            assert not group_alive(server.process.pid), (attempt, target, _group(server.process.pid))
-            if took >= STOP_WITHIN_SECONDS:
-                slow.append((attempt, target, took))
-        finally:
-            if group_alive(server.process.pid):
-                os.killpg(server.process.pid, signal.SIGKILL)
-            server.process.wait(timeout=10)
-    assert slow == [], f"stops that took 3 s or more: {slow}; see {log_file}"
-    print(f"stops in {sorted(times)} s")
+    server = Companion(tmp_path / "data", free_port(), log_file, config=config, own_group=True)
+    try:
+        bots_at_work(server, "thinking")
+        poll_until(lambda: len(helpers(server.process.pid)) == 2, what="the bot worker's two helpers")
+        if target == "group":
+            os.killpg(server.process.pid, signal.SIGTERM)
+        else:
+            server.process.send_signal(signal.SIGTERM)
+        assert server.process.wait(timeout=BOUND_SECONDS) == 0, f"see {log_file}"
+        assert not group_alive(server.process.pid), _group(server.process.pid)
+    finally:
+        if group_alive(server.process.pid):
+            os.killpg(server.process.pid, signal.SIGKILL)
+        server.stop(signal.SIGKILL)
 
 
 def _group(pgid: int) -> list[str]:
@@ -170,7 +175,7 @@ def _group(pgid: int) -> list[str]:
     return found
 
 
-def test_a_killed_worker_is_replaced_and_its_bot_moves_within_2_s(tmp_path, log_file):
+def test_a_killed_worker_is_replaced_and_its_bot_moves(tmp_path, log_file):
     config = tmp_path / "config.toml"
     config.write_text("[bots]\nnormal_seconds = 0.3\npause_seconds = 0\n")
     server = Companion(tmp_path / "data", free_port(), log_file, config=config)
@@ -179,7 +184,7 @@ def test_a_killed_worker_is_replaced_and_its_bot_moves_within_2_s(tmp_path, log_
         return server.ok("GET", "/api/view")["game_version"]
 
     def aki_to_move() -> dict:
-        return wait_for(lambda: (view := server.ok("GET", "/api/view", token=aki))["actions"] and view, 10.0, "Aki's turn")
+        return until_the_server(server, lambda: (view := server.ok("GET", "/api/view", token=aki))["actions"] and view)
 
     try:
         host = server.ok("POST", "/api/game", {"game": "swap5", "players": 2, "seed": 1,
@@ -188,19 +193,16 @@ def test_a_killed_worker_is_replaced_and_its_bot_moves_within_2_s(tmp_path, log_
         view = aki_to_move()  # the bot has moved: its worker waits, idle
         [worker] = children(server.process.pid)
         os.kill(worker, signal.SIGKILL)
-        wait_for(lambda: worker not in children(server.process.pid), 5.0, "the killed worker to be gone")
+        until_ended(worker)
+        poll_until(lambda: worker not in children(server.process.pid), what="the killed worker to be reaped")
         server.ok("POST", "/api/actions", {"action": view["actions"][0], "version": view["version"]}, token=aki)
-        [replacement] = wait_for(lambda: children(server.process.pid), 10.0, "the replacement worker")
-        started = time.monotonic()
-        wait_for(lambda: moves() == 3, 10.0, "the bot's move")
-        assert time.monotonic() - started < 2.0
+        [replacement] = poll_until(lambda: children(server.process.pid), what="the replacement worker")
+        until_the_server(server, lambda: moves() == 3)  # the bot's move
 
         # Killed just as the bot's turn comes, mid-question: it asks again at once, and moves.
         view = aki_to_move()
         server.ok("POST", "/api/actions", {"action": view["actions"][0], "version": view["version"]}, token=aki)
         os.kill(replacement, signal.SIGKILL)
-        killed = time.monotonic()
-        wait_for(lambda: moves() == 5, 10.0, "the bot's move after its worker was killed")
-        assert time.monotonic() - killed < 4.0  # a new worker's start (about 1 s here), then its 0.3 s
+        until_the_server(server, lambda: moves() == 5)  # the bot's move after its worker was killed
     finally:
         server.stop(signal.SIGKILL)

@@ -8,7 +8,9 @@ import threading
 import pytest
 
 from companion import table as table_module
+from companion import games
 from companion.games import IllegalAction
+from companion.store import Store
 from companion.table import Conflict, Forbidden, NotFound, StorageError, Table, TableError
 
 
@@ -146,7 +148,7 @@ def play_until_repeatable(table, wanted, seed=0):
     may do and see unchanged, so the rules would take the very same move again; return
     that seat and its view, with that move first."""
     chooser = random.Random(seed)
-    game = table._current.game
+    game = games.get(table.game_id)
     for _ in range(500):
         state = table.state()
         for seat in table.view(None)["to_act"]:
@@ -650,7 +652,8 @@ def test_a_corrupt_database_leaves_an_empty_table_that_says_why(tmp_path):
 def test_a_read_only_card_shows_even_the_moves_still_in_the_write_ahead_log(tmp_path, monkeypatch):
     table = Table(tmp_path)
     table.start_game("meow-oracle", 2, seed=4)
-    table._store._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # the game in the main file...
+    with sqlite3.connect(tmp_path / Store.FILENAME) as db:  # the game in the main file...
+        assert db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0] == 0  # 0: not blocked
     play_randomly(table, 6, seed=4)  # ...its last moves only in the write-ahead log
     before = all_games_shown(table)
     assert (tmp_path / "companion.sqlite3-wal").stat().st_size > 0
@@ -891,10 +894,6 @@ def test_every_table_refusal_has_japanese_words(table):
 
 
 def test_a_database_of_an_older_version_gains_the_bot_columns_and_keeps_everything(tmp_path):
-    import sqlite3
-
-    from companion.store import Store
-
     table = Table(tmp_path)
     table.start_game("swap5", 2, seed=1)
     table.join(0, "Aki")

@@ -25,6 +25,7 @@ from flask import Flask, request
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import IntegerConverter
 
+from companion.clock import TurnClock
 from companion.presence import Presence
 from companion.table import Table
 
@@ -65,6 +66,7 @@ class Companion:
     public_url: str | None
     network: object | None = None  # companion.network.NetworkStatus: the own Wi-Fi, when up
     bots: object | None = None  # companion.bots.seats.BotSeats: bot seats and hints, when given
+    turn_clock: TurnClock | None = None  # the table's turn clock (companion/clock.py)
 
 
 def create_app(
@@ -76,6 +78,7 @@ def create_app(
     network: object | None = None,
     host_names: Iterable[str] = ("localhost",),
     bots: object | None = None,
+    turn_clock: TurnClock | None = None,
     keepalive_seconds: float = KEEPALIVE_SECONDS,
     stream_seconds: float = STREAM_SECONDS,
     clock: Callable[[], float] = time.monotonic,
@@ -92,9 +95,11 @@ def create_app(
     literal is accepted, see :func:`web.auth.host_allowed`); requests for other names get a 400.
     ``bots``: the table's bots (``companion.bots.seats.BotSeats``), for ``POST /api/seats/<n>/bot``
     and ``GET /api/hint``; without them those routes answer 404.
+    ``turn_clock``: the table's turn clock (``companion.clock.TurnClock``), shared with the
+    panel; without it the app makes its own (one per table: each keeps the turns it times).
     ``keepalive_seconds``/``stream_seconds``: the event stream's timing (tests shorten them).
     ``clock``: what tells whether a phone has been gone long enough to pass hosting on
-    (``companion.presence``; tests give theirs).
+    (``companion.presence``), and the time of the turn clock the app makes (tests give theirs).
 
     Call ``app.extensions["companion"].events.stop()`` when the server stops, so that
     open event streams end instead of holding the server's threads.
@@ -130,7 +135,9 @@ def create_app(
     app.json.sort_keys = False
     presence = Presence(table, clock=clock)
     events = EventHub(table, keepalive_seconds=keepalive_seconds, stream_seconds=stream_seconds, presence=presence)
-    app.extensions["companion"] = Companion(table, events, presence, panel, language, public_url, network, bots)
+    turn_clock = turn_clock or TurnClock(table, clock=clock)
+    app.extensions["companion"] = Companion(table, events, presence, panel, language, public_url, network, bots,
+                                            turn_clock)
 
     own_names = frozenset(name.lower().rstrip(".") for name in host_names)
 

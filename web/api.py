@@ -35,6 +35,7 @@ from companion.bots import LEVELS as BOT_LEVELS
 from companion.bots import NoBot
 from companion.bots import supported as bot_games_supported
 from companion.bots.seats import HINT_SECONDS_RANGE, HintAbandoned, WorkerDied
+from companion.first_player import draw_first_player
 from companion.games.base import LARGEST_SEED, render_text
 from companion.table import Conflict, Forbidden, IllegalAction, NotFound, StorageError, Table, TableError
 
@@ -159,7 +160,19 @@ def _table_answer(table: Table) -> dict:
     change the whole table."""
     info = _with_presence(table.public())
     info["join_url"] = _join_url(table)
+    if info["view"] is not None:
+        _with_clock(info["view"])
     return info
+
+
+def _turn_clock():
+    return current_app.extensions["companion"].turn_clock
+
+
+def _with_clock(view: dict) -> dict:
+    """Add the turn clock to a view (``companion.clock.TurnClock.view``), as of this answer."""
+    view["clock"] = _turn_clock().view()
+    return view
 
 
 def _refuse_cross_site():
@@ -394,7 +407,7 @@ def view():
     """The caller's view with its legal actions; the public view for the seatless. ``is_host``
     says whether the caller holds host rights, so a page follows a hand-over without a reload."""
     table = current_table()
-    answer = _with_presence(table.view(_visible_seat(table)))
+    answer = _with_clock(_with_presence(table.view(_visible_seat(table))))
     answer["is_host"] = auth.is_host(table, request)
     return answer
 
@@ -413,7 +426,7 @@ def act():
     body = json_body(required=("action", "version"))
     seat = _require_seat(table)
     table.act(seat, body["action"], body["version"])
-    return table.view(seat)
+    return _with_clock(table.view(seat))
 
 
 @blueprint.post("/undo")
@@ -423,6 +436,59 @@ def undo():
     json_body()
     require_host(table)
     table.undo(by=auth.seat_of(table, request))
+    return _with_clock(table.view(auth.seat_of(table, request)))
+
+
+@blueprint.post("/clock")
+def set_clock():
+    """Anyone at the table (a seat or the host) pauses or resumes the turn clock, or sets its
+    per-turn target: ``{"paused": true|false}``, ``{"target": seconds|null}``, or both. The
+    answer is the clock; every phone hears of it as of any change."""
+    table = current_table()
+    body = json_body(optional=("paused", "target"))
+    if auth.seat_of(table, request) is None:
+        require_host(table)
+    if not body:
+        raise ApiError(400, 'say what to change: "paused" (true or false) or "target" (seconds, or null)',
+                       '変えることを指定してください: "paused"（true か false）か "target"（秒数か null）')
+    paused = body.get("paused")
+    if "paused" in body and not isinstance(paused, bool):
+        raise ApiError(400, f'"paused" is true or false, not {paused!r}', f'"paused" は true か false です（{paused!r} は使えません）')
+    turn_clock = _turn_clock()
+    if "target" in body:
+        turn_clock.set_target(body["target"])
+    if paused is True:
+        turn_clock.pause()
+    elif paused is False:
+        turn_clock.resume()
+    return {"clock": turn_clock.view()}
+
+
+@blueprint.post("/clock/question")
+def clock_question():
+    """The host's phone asks a question that holds the table (undo?): ``{"open": true}`` before
+    asking stops the turn clock, ``{"open": false}`` once answered lets it run again."""
+    table = current_table()
+    body = json_body(required=("open",))
+    require_host(table)
+    if not isinstance(body["open"], bool):
+        raise ApiError(400, f'"open" is true or false, not {body["open"]!r}', f'"open" は true か false です（{body["open"]!r} は使えません）')
+    if body["open"]:
+        _turn_clock().ask("phone")
+    else:
+        _turn_clock().answered("phone")
+    return {"clock": _turn_clock().view()}
+
+
+@blueprint.post("/first-player")
+def first_player():
+    """Draw who starts, among the seated players, before the first move (a seated player or
+    the host); the answer is the caller's new view, which names them (docs/phone.md)."""
+    table = current_table()
+    json_body()
+    if not auth.is_host(table, request):
+        _require_seat(table)
+    draw_first_player(table)
     return table.view(auth.seat_of(table, request))
 
 

@@ -3,8 +3,8 @@
 The texts are Markdown files in ``web/rulebook/``, one per game and language, written for
 players at the table (``docs/phone.md``, *Rules pages*):
 
-- ``<game>.<lang>.md``: the rules of the box (setup, a turn, scoring, the end), one file per
-  game even when two game ids play it (Lion Square and its ledger);
+- ``<box>.<lang>.md``: the rules of the box (setup, a turn, scoring, the end), one file per
+  box (the game's ``box.id``) even when two game ids play it (Lion Square and its ledger);
 - ``with-companion/<game-id>.<lang>.md``: what the companion does in that game id, and for a
   tracker what the players enter.
 
@@ -33,16 +33,6 @@ blueprint = Blueprint("rules", __name__)
 
 RULEBOOK = Path(__file__).parent / "rulebook"
 
-BOX_GAME = {
-    "lion-square": "lion-square",
-    "lion-square-ledger": "lion-square",
-    "meow-oracle": "meow-oracle",
-    "meow-oracle-scorer": "meow-oracle",
-    "swap5": "swap5",
-    "pig-house": "pig-house",
-}
-"""Game id -> the box game whose rules it plays or tracks (its ``<game>.<lang>.md``)."""
-
 BADGES = ("assumed", "reading")
 """Block classes that get a badge; its words are the page text ``rules.badge.<class>``."""
 
@@ -69,13 +59,13 @@ def page_parts(game_id: str, lang: str) -> list[RulesText]:
     """The texts making up ``game_id``'s rules page in ``lang``: the box game's rules, then
     what the companion does in this game id."""
     return [
-        rules_text(RULEBOOK / f"{BOX_GAME[game_id]}.{lang}.md", lang),
+        rules_text(RULEBOOK / f"{games.get(game_id).box.id}.{lang}.md", lang),
         rules_text(RULEBOOK / "with-companion" / f"{game_id}.{lang}.md", lang),
     ]
 
 
 def _game_list(lang: str) -> list[dict]:
-    return [{"id": game_id, "title": games.get(game_id).title[lang]} for game_id in BOX_GAME]
+    return [{"id": game_id, "title": games.get(game_id).title[lang]} for game_id in games.ids()]
 
 
 @blueprint.get("/rules")
@@ -88,7 +78,7 @@ def current():
     """The rules of the game on the table now (the game pages link here, so the link stays
     right when the host starts another game while the page is open), else the list."""
     game_id = current_app.extensions["companion"].table.game_id
-    target = f"/rules/{game_id}" if game_id in BOX_GAME else "/rules"
+    target = f"/rules/{game_id}" if game_id in games.ids() else "/rules"
     if request.args.get("lang") in LANGUAGES:
         target += f"?lang={request.args['lang']}"
     return redirect(target, code=303)
@@ -97,7 +87,7 @@ def current():
 @blueprint.get("/rules/<game_id>")
 def game_rules(game_id: str):
     lang = choose_language()
-    if game_id not in BOX_GAME:
+    if game_id not in games.ids():
         return render_page("rules_index.html", status=404, mode="rules", games=_game_list(lang), unknown=game_id)
     parts = page_parts(game_id, lang)
     return render_page("rules.html", mode="rules", game_id=game_id, title=games.get(game_id).title[lang],

@@ -14,19 +14,18 @@ import secrets
 
 from ..games import Game
 from ..games.rng import Rng
+from ..games.knowledge import WON
 from .budget import ITERATIONS, LEVELS, Budget
-from .greedy import WON
 from .ismcts import action_key, search
 from .parallel import InProcessPool, ProcessPool
-from .policies import ROOT_MARGIN, narrowed, root_values
+from .policies import narrowed, root_values
 from .sampling import NoBot, bare_view, supported
-from . import swap5_search
 
 __all__ = ["LEVELS", "Budget", "NoBot", "choose", "supported"]
 
 STRONG_DEEPER = 8
-"""How many of its best moves ``strong``'s SWAP 5 search (two players) weighs again one
-ply deeper, as its budget allows."""
+"""How many of its best moves ``strong`` weighs again one ply deeper where its game reads
+the position with a search of its own (SWAP 5 with two players), as its budget allows."""
 
 EASY_SECOND_BEST_PERCENT = 50
 """How often ``easy`` plays its second-best move instead of its best: half the time, so
@@ -50,15 +49,16 @@ def choose(
     ``budget`` (:class:`.budget.Budget`) is what the decision may spend: seconds of
     wall-clock time, a number of iterations or seconds of this process's processor time;
     None: the level's seconds in the built-in configuration. With iterations and ``seed``
-    the choice is the same every time (two-player SWAP 5 at ``normal`` and ``strong`` reads
-    the game two plies deep instead of searching with playouts: :mod:`.swap5_search`; there
-    the iterations are how many moves ``strong`` reads a ply deeper). The budget starts
+    the choice is the same every time (a game with a search of its own, two-player SWAP 5 at
+    ``normal`` and ``strong``, reads the game two plies deep instead of searching with
+    playouts: ``companion/games/swap5/search.py``; there the iterations are how many moves
+    ``strong`` reads a ply deeper). The budget starts
     (its deadline is set) when the choosing begins. ``level`` is ``easy`` (which sometimes
     plays its second-best move), ``normal`` or ``strong``. ``notes`` is what the bot
     remembers of the play between its decisions, as a person at the table remembers how
     the others play: the caller keeps one dict per play and seat (empty at first) and hands
     it to every decision of that seat; None, and the bot notices only what this view shows. Two-player
-    SWAP 5 notes the last trump cards the other passed over (:meth:`.swap5_search.Search.notice`).
+    SWAP 5 notes the last trump cards the other passed over (``Search.notice`` in its ``search.py``).
     ``pool`` runs the tree search on several workers, their root statistics summed
     (:mod:`.parallel`); None, or a pool of one worker, searches here as alone.
     Bad input raises ValueError (NoBot for a game or view a bot cannot play) saying what is
@@ -73,22 +73,22 @@ def choose(
     if notes is not None and type(notes) is not dict:
         raise ValueError(f"the notes must be a dict kept by the caller, not {notes!r}")
     offered_all = _checked_actions(game, view)
-    searched = game.id == "swap5" and view["players"] == 2 and level != "easy"
-    actions = (swap5_search.patient if searched else narrowed)(game, bare_view(view), offered_all)
+    own = game.bot.own_search(bare_view(view), level)
+    actions = (own.narrowed if own is not None else narrowed)(game, bare_view(view), offered_all)
     if len(actions) == 1:
         return actions[0]
     budget = (Budget.for_level(level) if budget is None else budget).start()
     rng = Rng.from_seed(secrets.randbits(63) if seed is None else seed)
     offered = {action_key(action): action for action in actions}
-    if searched:
+    if own is not None:
         # Two-player SWAP 5 is read two plies deep instead of searched with playouts
-        # (swap5_search.py; docs/bots.md says why). It has no randomness.
+        # (companion/games/swap5/search.py; docs/bots.md says why). It has no randomness.
         # With iterations, strong weighs that many of its best moves deeper (at most
         # STRONG_DEEPER), and normal ignores them: its search always ends.
         deeper = 0 if level == "normal" else STRONG_DEEPER
         if budget.unit == ITERATIONS:
             deeper = min(deeper, budget.amount)
-        found = swap5_search.Search(bare_view(view), notes).run(set(offered), action_key, budget, deeper, rng)
+        found = own.Search(bare_view(view), notes).run(set(offered), action_key, budget, deeper, rng)
         return offered[action_key(found)]
     # The greedy player's values order the root (progressive bias): a small budget then
     # weighs the moves a sensible player would make first, and the search can only improve
@@ -106,9 +106,9 @@ def choose(
             return safe[0]
         actions = safe
         offered = {action_key(action): action for action in actions}
-    margin = ROOT_MARGIN.get(game.id)
+    margin = game.bot.root_margin
     if prior is not None and margin is not None:
-        # Where the playouts judge worse than the root's values (see policies.ROOT_MARGIN),
+        # Where the playouts judge worse than the root's values (see BotKnowledge.root_margin),
         # the search only chooses among the moves those values call nearly as good as the best.
         best = max(prior[key] for key in offered)
         close = [action for key, action in offered.items() if prior[key] >= best - margin]

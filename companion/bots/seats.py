@@ -35,6 +35,7 @@ from typing import Callable, Protocol
 
 from .. import games
 from ..config import BotsConfig
+from ..store import durability
 from ..table import Conflict, IllegalAction, NotFound, StorageError, Table, TableError
 from . import LEVELS, NoBot, supported
 from .budget import Budget
@@ -315,6 +316,19 @@ class BotSeats:
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
         self._unsubscribe = None
+
+    @property
+    def durability(self) -> tuple[str, int]:
+        """``bots.sqlite``'s journal mode and ``synchronous`` level, ``("wal", 2)``: kept like
+        the table's store (:attr:`companion.store.Store.durability`). Read-only; the tests check it."""
+        with self._lock:
+            return durability(self._db)
+
+    @property
+    def hints_in_flight(self) -> list[int]:
+        """The seats whose hint is being asked or thought now (at most one each). Read-only."""
+        with self._lock:
+            return sorted(self._hints)
 
     # ------------------------------------------------------------------ seats
 

@@ -31,6 +31,7 @@ import json
 import re
 import reprlib
 from dataclasses import dataclass, field
+from importlib import import_module
 from typing import Any, Callable
 
 from .rng import Rng
@@ -43,6 +44,12 @@ LOG_SHOWN = 15
 
 LARGEST_SEED = 2**63 - 1
 """Seeds are 63 bits: the table draws them so, and a chosen one is at most this."""
+
+FIRST_PLAYER = "first_player"
+"""The one option every game takes besides its own: the seat that takes the first turn (every
+rule book leaves who starts to the players; without it, the first seat). It is no field of
+the start forms: the first-player draw (``companion/first_player.py``) sets it, and it is
+kept with the play's options only when set, so the play is replayed with the same start."""
 
 _BASE_KEYS = ("game", "players", "seed", "options", "version", "rng", "log", "result")
 
@@ -136,6 +143,44 @@ class Option:
         }
 
 
+@dataclass(frozen=True)
+class Box:
+    """The board game in the box, as the records and the rules pages know it: a full game
+    and its tracker play one box. ``id`` names it (BG Stats' ``sourceGameId``, the rules
+    page's ``web/rulebook/<id>.<lang>.md``), ``name`` is BG Stats' name for it."""
+
+    id: str
+    name: str
+
+
+UNSEEN = "?"
+"""What :meth:`Game._restore` leaves in a hidden place for :meth:`Game.resample` to deal into."""
+
+
+@dataclass(frozen=True)
+class Place:
+    """A hidden place of a state: ``path`` leads to it through keys and indexes, e.g.
+    ``("pile",)``, ``("hands", 2)``, ``("down", 0, 4)``. It holds one thing, or a list of
+    them (a pile). ``order``: a list the engine keeps sorted by this key; ``back``: what the
+    back of the one card here shows to everyone (only a card with this back may lie here)."""
+
+    path: tuple
+    order: Callable[[Any], Any] | None = None
+    back: Any = None
+
+
+@dataclass(frozen=True)
+class Hidden:
+    """A group of hidden places whose contents trade places only among themselves.
+    ``cards``: the components that may lie there, in the order :meth:`Game.resample` deals
+    them; None for secrets that are not components (a herd's value, a record). ``back``: a
+    card's back, for places that show one."""
+
+    places: tuple[Place, ...]
+    cards: tuple[str, ...] | None = None
+    back: Callable[[Any], Any] | None = None
+
+
 def whole_number_problem(name: str, value: Any, low: int, high: int, what: Words) -> Words | None:
     """Why a field's ``value`` is not a whole number in ``low..high`` (in words for
     ``_explain``; ``what`` says what the number counts), or None when it is. ``true``
@@ -168,6 +213,13 @@ class Game:
     min_players: int = 0
     max_players: int = 0
     options: tuple[Option, ...] = ()
+    box: Box | None = None
+    """The board game in the box (see :class:`Box`); by default the game is its own box,
+    named by its title."""
+    bot_module: str | None = None
+    """The module whose ``BOT`` is what a bot knows of the game (see :attr:`bot`), relative to
+    the engine's package (``".bot"``: the ``bot.py`` beside its ``rules.py``); None for a game
+    without a bot."""
     action_fields: dict[str, tuple[str | tuple[str, ...], ...]] = {}
     """Every action type the game knows -> the fields its actions carry besides ``"type"``,
     e.g. ``{"play": ("card", "cell"), "take": (("row", "column"),)}``. A tuple among the
@@ -184,6 +236,9 @@ class Game:
         # Every key set a well-shaped action of each type may have ("type" included),
         # worked out once: check() compares an action's keys with them on every move.
         cls._action_shapes = {kind: _key_sets(fields) for kind, fields in cls.action_fields.items()}
+        if cls.box is None and cls.id:
+            title = cls.title
+            cls.box = Box(cls.id, title["en"] if title["en"] == title["ja"] else f"{title['en']} ({title['ja']})")
 
     @property
     def player_counts(self) -> tuple[int, ...]:
@@ -210,7 +265,15 @@ class Game:
             shown = reprlib.repr(seed)  # a typed seed may be thousands of characters long
             raise SetupError(f"the seed must be a whole number from 0 to {LARGEST_SEED}, not {shown}",
                              f"シードは 0 から {LARGEST_SEED} までの整数にしてください（{shown} は使えません）")
+        first = options.get(FIRST_PLAYER) if isinstance(options, dict) else None
+        if isinstance(options, dict) and FIRST_PLAYER in options:
+            options = {name: value for name, value in options.items() if name != FIRST_PLAYER}
         chosen = self.check_options(options)
+        if first is not None:
+            if not _is_int(first) or not 0 <= first < players:
+                raise SetupError(f"the first player must be a seat number from 0 to {players - 1}, not {reprlib.repr(first)}",
+                                 f"最初の手番の席は 0 から {players - 1} までの番号にしてください（{reprlib.repr(first)} は使えません）")
+            chosen[FIRST_PLAYER] = first
         rng = Rng.from_seed(seed)
         state = {
             "game": self.id,
@@ -340,6 +403,10 @@ class Game:
         """``{"winners": [seats], "scores": {"0": ...}, ...}`` once over, else None."""
         return _copy_json(state["result"])
 
+    def first_seat(self, state: dict) -> int:
+        """The seat that takes the first turn: the :data:`FIRST_PLAYER` option, else the first seat."""
+        return state["options"].get(FIRST_PLAYER, 0)
+
     def start_player(self, state: dict) -> int | None:
         """The seat that took the play's first turn (not a later round's start player), or
         None while the game does not know it (a tracker learns it from an entry) or never
@@ -451,15 +518,72 @@ class Game:
         found = self._components(state)
         return None if found is None else sorted(found)
 
+    def hidden(self, state: dict, seat: int | None) -> list["Hidden"]:
+        """What ``seat`` (None: the public table) cannot see in ``state``: the engine's one
+        declaration of its hidden places (see :class:`Hidden`)."""
+        return self._hidden(state, seat)
+
     def scramble_hidden(self, state: dict, seat: int | None, seed: int) -> dict:
-        """A copy of ``state`` in which everything ``seat`` cannot see (other seats'
-        secrets, face-down cards, the RNG) is shuffled among itself. ``seat``'s view of
-        it must equal its view of ``state``: that is how the tests prove views leak nothing."""
-        new = self._copy(state)
+        """A copy of ``state`` in which everything ``seat`` cannot see (its :meth:`_hidden`
+        places, and the RNG) is shuffled among itself. ``seat``'s view of it must equal its
+        view of ``state``: that is how the tests prove views leak nothing."""
+        new = _copy_json(state)
         rng = Rng.from_seed(seed)
-        self._scramble(new, seat, rng)
+        for group in self._hidden(new, seat):
+            slots = _slots(new, group)
+            found = [container[key] for container, key, _ in slots]
+            rng.shuffle(found)
+            _lay(new, group, slots, found)
         new["rng"] = rng.next64()
         return new
+
+    # ------------------------------------------------------------------ bots
+
+    def resample(self, view: dict, rng: Rng) -> dict:
+        """A full state whose view for ``view["seat"]`` is ``view`` (a bare ``view``: the
+        game's own, without the table's envelope), everything that seat cannot see drawn at
+        random by ``rng`` (OpenSpiel's ``ResampleFromInfostate``): the engine writes what
+        the view shows (:meth:`_restore`), leaving :data:`UNSEEN` in its :meth:`_hidden`
+        places, and the components nobody placed are dealt into them, each group's from its
+        ``cards`` that the state does not show elsewhere (:meth:`components`). ValueError
+        for a view that does not add up. The bots search over such states."""
+        state = self.setup(view["players"], rng.next64() >> 1, view["options"])
+        state["version"] = view["version"]
+        # The engine's own entries only: the table adds its own (an undo's, kind "undo"), which
+        # carry no game version and are no part of the game's state.
+        state["log"] = [{"v": entry["v"], "text": entry["text"]} for entry in view["log"] if "v" in entry]
+        state["result"] = view["result"]
+        self._restore(state, view, rng)
+        seen = set(self._components(state) or ())
+        for group in self._hidden(state, view["seat"]):
+            slots = [slot for slot in _slots(state, group) if slot[0][slot[1]] == UNSEEN]
+            if not slots:
+                continue
+            if group.cards is None:
+                raise ValueError(f"{self.id}: _restore left a hidden place that holds no component unfilled")
+            unseen = [card for card in group.cards if card not in seen]
+            if len(unseen) != len(slots):
+                raise ValueError(f"this {self.id} view does not add up: {len(unseen)} cards are unseen but it "
+                                 f"shows {len(slots)} hidden places; was it made by this version of the game?")
+            rng.shuffle(unseen)
+            _lay(state, group, slots, unseen)
+        self._restore_after_deal(state, view, rng)
+        state["rng"] = rng.next64()  # the engine's hidden randomness (e.g. a blind pick) is unseen too
+        return state
+
+    @property
+    def has_bot(self) -> bool:
+        """Whether bots play this game (without loading what they know of it)."""
+        return self.bot_module is not None
+
+    @property
+    def bot(self) -> Any:
+        """What a bot knows of this game (:class:`companion.games.knowledge.BotKnowledge`), or
+        None for a game without a bot (the trackers follow physical games). Loaded on first
+        use from :attr:`bot_module`, so a table without bots never imports it."""
+        if self.bot_module is None:
+            return None
+        return import_module(self.bot_module, type(self).__module__.rpartition(".")[0]).BOT
 
     # ------------------------------------------------------------------ helpers for engines
 
@@ -577,8 +701,23 @@ class Game:
     def _components(self, state: dict) -> list | None:
         return None
 
-    def _scramble(self, state: dict, seat: int | None, rng: Rng) -> None:
-        """Shuffle what ``seat`` cannot see among itself (see scramble_hidden)."""
+    def _hidden(self, state: dict, seat: int | None) -> list["Hidden"]:
+        """The places of ``state`` whose contents ``seat`` cannot see (None: the public
+        table), in groups whose contents trade places only among themselves: the one
+        declaration :meth:`scramble_hidden` and :meth:`resample` work from. None hidden by
+        default."""
+        return []
+
+    def _restore(self, state: dict, view: dict, rng: Rng) -> None:
+        """Write into ``state`` (fresh from :meth:`setup`) what ``view`` shows, with
+        :data:`UNSEEN` in each :meth:`_hidden` place holding a component nobody has placed
+        (a list of them for a pile), and a likely value in each other hidden place (see
+        :meth:`resample`). ``rng`` may place what the seat knows more of than the table."""
+        raise NotImplementedError(f"{type(self).__name__} cannot rebuild a state from a view (_restore)")
+
+    def _restore_after_deal(self, state: dict, view: dict, rng: Rng) -> None:
+        """What :meth:`resample` decides once the unseen components are dealt (a hidden
+        choice made from a hand dealt, say). Nothing by default."""
 
 
 def _same_types(a: Any, b: Any) -> bool:
@@ -603,6 +742,39 @@ def _key_sets(fields: tuple[str | tuple[str, ...], ...]) -> frozenset[frozenset[
     for entry in fields:
         sets = [keys | {name} for keys in sets for name in _choices(entry)]
     return frozenset(sets)
+
+
+def _slots(state: dict, group: "Hidden") -> list[tuple[Any, Any, "Place"]]:
+    """Each single place of ``group`` as ``(container, key, place)``: a list place gives one
+    per element."""
+    slots = []
+    for place in group.places:
+        container: Any = state
+        for key in place.path[:-1]:
+            container = container[key]
+        held = container[place.path[-1]]
+        if isinstance(held, list):
+            slots.extend((held, index, place) for index in range(len(held)))
+        else:
+            slots.append((container, place.path[-1], place))
+    return slots
+
+
+def _lay(state: dict, group: "Hidden", slots: list, things: list) -> None:
+    """Put ``things`` (shuffled) into ``slots``: a place showing a back first takes the first
+    of a matching back, the others take the rest in order; then sort the ordered places."""
+    things = list(things)
+    backed = [slot for slot in slots if slot[2].back is not None]
+    for container, key, place in backed:
+        container[key] = things.pop(next(i for i, thing in enumerate(things) if group.back(thing) == place.back))
+    for (container, key, place), thing in zip((slot for slot in slots if slot[2].back is None), things):
+        container[key] = thing
+    for place in group.places:
+        if place.order is not None:
+            container = state
+            for key in place.path[:-1]:
+                container = container[key]
+            container[place.path[-1]].sort(key=place.order)
 
 
 def _copy_json(value: Any) -> Any:

@@ -2,8 +2,8 @@
 
 The document (``FORMAT``, ``VERSION``, described by ``plays-schema.json`` beside this file)
 holds each play as the database keeps it: the game's row (game id, players, seed, options,
-times, result), who sat where, every action (undone ones with when they were taken back) and
-the whole log. Importing adds the plays a data directory does not have yet (a play is known
+times, result), who sat where, every action (undone ones with when they were taken back),
+each turn's time and the whole log. Importing adds the plays a data directory does not have yet (a play is known
 by its game, seed and start time), so importing twice adds nothing twice.
 
 A file is read piece by piece, never whole, so an import's memory stays bounded whatever
@@ -415,6 +415,13 @@ def _check_play(play: dict) -> None:
         raise BackupError("two of its log entries have the same number seq")
     if not {entry["action"] for entry in play["log"]} <= {None, *numbers}:
         raise BackupError("its log names a move it does not have")
+    turns = play.get("turns", [])
+    if any(turn["seat"] >= players for turn in turns):
+        raise BackupError(f"its turns name seat {max(turn['seat'] for turn in turns)}, but it has {players} players")
+    if not {turn["action"] for turn in turns} <= {None, *numbers}:
+        raise BackupError("its turns name a move it does not have")
+    if len({turn["seq"] for turn in turns}) != len(turns):
+        raise BackupError("two of its turns have the same number seq")
     if (play["result"] is None) != bool(play["abandoned"]):
         raise BackupError("a finished play must have a result, and an abandoned one none")
     if play["game"] not in games.ids():

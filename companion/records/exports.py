@@ -8,29 +8,21 @@ import json
 from datetime import datetime, timezone, tzinfo
 from urllib.parse import quote
 
+from .. import games
 from .plays import player_key
 
 CSV_COLUMNS = ("play_id", "date", "game", "duration_min", "player", "seat", "start_player", "score", "rank", "winner", "bot",
-               "occupants")
+               "occupants", "turns", "turn_seconds", "longest_turn_seconds")
 """One row per seat: ``player`` is the one the statistics count; ``occupants`` everyone who
-played the seat, in order ("Aki > Dai"; empty for plays from before they were kept)."""
+played the seat, in order ("Aki > Dai"; empty for plays from before they were kept); the
+seat's turns in force, their seconds in all and the longest's (the turn clock; empty for
+plays from before turns were kept)."""
 
 BGSTATS_URL = "https://app.bgstatsapp.com/createPlay.html?data="
 """BG Stats' documented import address: the play follows as URL-encoded JSON."""
 
 SOURCE_NAME = "Tabletop Companion"
 
-BOARD_GAMES = {
-    "lion-square": ("lion-square", "Lion Square (らいおんスクエア)"),
-    "lion-square-ledger": ("lion-square", "Lion Square (らいおんスクエア)"),
-    "meow-oracle": ("meow-oracle", "Meow Oracle (オラクルカード)"),
-    "meow-oracle-scorer": ("meow-oracle", "Meow Oracle (オラクルカード)"),
-    "swap5": ("swap5", "SWAP 5"),
-    "pig-house": ("pig-house", "Pig House (絶対安全‼3匹のこぶたハウス)"),
-}
-"""game id -> (the board game's id, its name in both languages) as BG Stats gets them: the
-full game and its tracker are one board game there, played with the app or the real cards.
-In all four the highest score (herd, wins, points, safe pigs) wins."""
 
 
 def player_name(player: dict, bot_names: dict[str, str] | None = None) -> str | None:
@@ -70,20 +62,30 @@ def plays_csv(plays: list[dict], zone: tzinfo | None = None) -> str:
                 _flag(player["start_player"]), "" if player["score"] is None else player["score"],
                 "" if player["rank"] is None else player["rank"], _flag(player["winner"]), _flag(player["bot"]),
                 _cell(" > ".join(player_name(occupant) for occupant in player.get("occupants", []))),
+                *_turn_cells(player.get("turn_time")),
             ])
     return out.getvalue()
+
+
+def _turn_cells(turn_time: dict | None) -> list:
+    if turn_time is None:
+        return ["", "", ""]
+    return [turn_time["turns"], turn_time["seconds"], turn_time["longest"]]
 
 
 def bgstats_payload(play: dict, zone: tzinfo | None = None, bot_names: dict[str, str] | None = None) -> dict:
     """A finished play in BG Stats' push format; a bot is named by :func:`player_name`
     (``bot_names``: the words of the page that sends it) and known by its level."""
-    game_id, name = BOARD_GAMES[play["game"]]
+    # The board game in the box (Game.box), as BG Stats gets it: a full game and its tracker
+    # are one board game there, played with the app or the real cards. In all four the
+    # highest score (herd, wins, points, safe pigs) wins.
+    box = games.get(play["game"]).box
     return {
         "sourceName": SOURCE_NAME,
         "sourcePlayId": str(play["id"]),
         "playDate": _when(play["started_at"], zone).strftime("%Y-%m-%d %H:%M:%S"),
         "durationMin": round(play["duration_min"]),
-        "game": {"name": name, "sourceGameId": game_id, "highestWins": True, "noPoints": False},
+        "game": {"name": box.name, "sourceGameId": box.id, "highestWins": True, "noPoints": False},
         "players": [
             {"name": player_name(player, bot_names), "score": player["score"], "winner": player["winner"],
              "startPlayer": player["start_player"],

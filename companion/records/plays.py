@@ -57,19 +57,23 @@ class Records:
             records = self._store.plays(game, -1 if limit is None else limit, before)
             ids = [record.id for record in records]
             seating, occupants, chosen = self._store.seating(ids), self._store.occupants(ids), self._store.chosen_seeds(ids)
-        return [{**self._as_play(record, seating[record.id], occupants[record.id]), "seed_chosen": record.id in chosen}
+            turns = self._store.turns(ids)
+        return [{**self._as_play(record, seating[record.id], occupants[record.id], turns[record.id]),
+                 "seed_chosen": record.id in chosen}
                 for record in records]
 
     def outcomes(self, game: str | None = None) -> list[dict]:
         """What the statistics read of every play (of one ``game`` id), newest first: its
-        ``game``, ``options``, ``ended_at``, ``duration_min``, ``abandoned``, ``lions_win`` and ``players``
-        ``[{seat, name, bot, start_player, score, winner}]``. :meth:`plays` without the words
-        (titles, summaries) and ranks, which cost more than the statistics themselves."""
+        ``id``, ``game``, ``options``, ``ended_at``, ``duration_min``, ``abandoned``, ``lions_win`` and ``players``
+        ``[{seat, name, bot, start_player, score, winner, turns}]`` (``turns``: the seconds of
+        each of the seat's turns in force). :meth:`plays` without the words (titles,
+        summaries) and ranks, which cost more than the statistics themselves."""
         _require_game(game)
         with self._lock:
             records = self._store.plays(game)
-            seating = self._store.seating([record.id for record in records])
-        return [_outcome(record, seating[record.id]) for record in records]
+            ids = [record.id for record in records]
+            seating, turns = self._store.seating(ids), self._store.turns(ids)
+        return [_outcome(record, seating[record.id], turns[record.id]) for record in records]
 
     def result(self, play_id: int) -> dict:
         """One play as :meth:`plays` lists it, without its moves: what a finished game's phone
@@ -80,7 +84,8 @@ class Records:
             seating = self._store.seating([play_id])[play_id]
             occupants = self._store.occupants([play_id])[play_id]
             seed_chosen = self._store.seed_chosen(play_id)
-        return {**self._as_play(record, seating, occupants), "seed_chosen": seed_chosen}
+            turns = self._store.turns([play_id])[play_id]
+        return {**self._as_play(record, seating, occupants, turns), "seed_chosen": seed_chosen}
 
     def play(self, play_id: int) -> dict:
         """One play with its whole action log: who moved, what, when, and whether it was taken back."""
@@ -91,11 +96,12 @@ class Records:
             since = self._store.occupant_starts(play_id)
             actions = self._store.action_log(play_id)
             seed_chosen = self._store.seed_chosen(play_id)
+            turns = self._store.turns([play_id])[play_id]
             texts: dict[int, list[dict]] = {}
             for _, action, entry, _ in self._store.log_entries(play_id):
                 if action is not None and entry.get("text"):
                     texts.setdefault(action, []).append(entry["text"])
-        play = {**self._as_play(record, seating, occupants), "seed_chosen": seed_chosen}
+        play = {**self._as_play(record, seating, occupants, turns), "seed_chosen": seed_chosen}
         names = [seat["name"] for seat in seating]
         spoken = self._names(seating)
 
@@ -113,6 +119,10 @@ class Records:
                       for text in texts.get(a["n"], [])]}
             for a in actions
         ]
+        last = max((a["n"] for a in actions), default=0)
+        play["turns"] = [{"seat": turn["seat"], "name": mover_name(turn["seat"], turn["action"] or last + 1),
+                          "seconds": turn["seconds"], "action": turn["action"], "undone": turn["undone"]}
+                         for turn in turns]
         return play
 
     def replay(self, play_id: int, step: int) -> dict:
@@ -123,6 +133,7 @@ class Records:
             record = self._require_shown_play(play_id)
             actions = self._store.applied_actions(play_id)
             seating = self._store.seating([play_id])[play_id]
+            turns = self._store.turns([play_id])[play_id]
             names = [seat["name"] for seat in seating]
         if not isinstance(step, int) or isinstance(step, bool) or not 0 <= step <= len(actions):
             raise TableError(f"step must be a whole number from 0 to {len(actions)}, not {step!r}",
@@ -134,6 +145,7 @@ class Records:
         return {"id": play_id, "game": record.game, "title": game.title, "names": names,
                 "bots": [seat["bot_level"] for seat in seating], "step": step,
                 "steps": len(actions), "view": game.view(state, None),
+                "clock": _clock_at(record.players, turns, [n for n, _, _ in actions], step),
                 "hands": {str(seat): game.view(state, seat)["private"] for seat in range(record.players)}}
 
     # ------------------------------------------------------------------ changing (the host's)
@@ -164,8 +176,9 @@ class Records:
 
     # ------------------------------------------------------------------ inside
 
-    def _as_play(self, record: GameRecord, seating: list[dict], occupants: dict[int, list[dict]]) -> dict:
-        return _play(record, seating, occupants, self._names(seating))
+    def _as_play(self, record: GameRecord, seating: list[dict], occupants: dict[int, list[dict]],
+                 turns: list[dict]) -> dict:
+        return _play(record, seating, occupants, self._names(seating), turns)
 
     def _names(self, seating: list[dict]) -> dict[str, list[str | None]]:
         """language -> each seat's name as texts say it: a bot's in that language (by its level)."""
@@ -193,8 +206,9 @@ class Records:
 
 
 def _play(record: GameRecord, seating: list[dict], occupants: dict[int, list[dict]],
-          spoken: dict[str, list[str | None]]) -> dict:
-    """A stored game as a play: its players with their names then, scores, ranks and winners;
+          spoken: dict[str, list[str | None]], turns: list[dict]) -> dict:
+    """A stored game as a play: its players with their names then, scores, ranks and winners,
+    and their ``turn_time`` (:func:`turn_time`);
     its summary says each name as ``spoken`` in each language. Each player's ``occupants``
     are everyone who played the seat, in order (``{name, bot_level, moves, finished}``: those
     who made a move in force or were there at the end; empty for plays from before they were
@@ -218,6 +232,7 @@ def _play(record: GameRecord, seating: list[dict], occupants: dict[int, list[dic
             {"seat": seat["seat"], "name": seat["name"], "bot": seat["bot"], "bot_level": seat["bot_level"],
              "start_player": seat["start_player"],
              "score": scores.get(str(seat["seat"])), "rank": ranks.get(seat["seat"]), "winner": seat["seat"] in winners,
+             "turn_time": turn_time(_seat_turns(turns, seat["seat"])),
              "occupants": [occupant for occupant in occupants.get(seat["seat"], []) if occupant["moves"] or occupant["finished"]]}
             for seat in seating
         ],
@@ -231,19 +246,50 @@ def _require_game(game: str | None) -> None:
                        f"{game!r} というゲームはありません（ゲーム: {', '.join(games.ids())}）")
 
 
-def _outcome(record: GameRecord, seating: list[dict]) -> dict:
+def _seat_turns(turns: list[dict], seat: int) -> list[float]:
+    """The seconds of ``seat``'s turns in force."""
+    return [turn["seconds"] for turn in turns if turn["seat"] == seat and not turn["undone"]]
+
+
+def turn_time(seconds: list[float]) -> dict | None:
+    """A player's turns in a play: ``{turns, seconds, longest}`` (how many, their seconds in
+    all, the longest's), or None when the play kept none (played before the turn clock)."""
+    if not seconds:
+        return None
+    return {"turns": len(seconds), "seconds": round(sum(seconds), 1), "longest": round(max(seconds), 1)}
+
+
+def _clock_at(players: int, turns: list[dict], moves: list[int], step: int) -> dict:
+    """The turn clock of a replay after its first ``step`` moves in force (``moves``: their
+    numbers, in order): each seat's time in the turns they ended (``totals``), and the turns
+    the ``step``-th move ended (``ended``: ``[{seat, seconds}]``)."""
+    done = set(moves[:step])
+    last = moves[step - 1] if step else None
+    totals = [0.0] * players
+    ended = []
+    for turn in turns:
+        if turn["action"] in done and not turn["undone"]:
+            totals[turn["seat"]] += turn["seconds"]
+            if turn["action"] == last:
+                ended.append({"seat": turn["seat"], "seconds": round(turn["seconds"], 1)})
+    return {"totals": [round(total, 1) for total in totals], "ended": ended}
+
+
+def _outcome(record: GameRecord, seating: list[dict], turns: list[dict]) -> dict:
     """A stored game as :meth:`Records.outcomes` lists it."""
     result = record.result or {}
     winners = set(result.get("winners", []))
     scores = result.get("scores", {})
     return {
+        "id": record.id,
         "game": record.game,
         "options": record.options,  # the turn order may depend on them (SWAP 5's direction)
         "ended_at": record.ended_at,
         "duration_min": round((record.ended_at - record.started_at) / 60, 1),
         "abandoned": record.abandoned,
         "lions_win": bool(result.get("lions_win")),
-        "players": [{**seat, "score": scores.get(str(seat["seat"])), "winner": seat["seat"] in winners} for seat in seating],
+        "players": [{**seat, "score": scores.get(str(seat["seat"])), "winner": seat["seat"] in winners,
+                     "turns": _seat_turns(turns, seat["seat"])} for seat in seating],
     }
 
 

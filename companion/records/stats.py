@@ -18,7 +18,10 @@ no clock). The decisions, also in ``docs/records.md`` ("Statistics"):
   per game and player count; a play whose start player is not known (the Lion Square ledger
   does not track it) is left out there;
 - **the h-index of games played**: the largest h such that h board games were each played at
-  least h times (a full game and its tracker are one board game, as for BG Stats).
+  least h times (a full game and its tracker are one board game, as for BG Stats);
+- **time per turn** (the turn clock, ``companion/clock.py``): each player's turns in force in
+  every play, finished or abandoned (the time was spent), counted for the player the play
+  credits the seat to; ``longest_turn`` is the longest of all, with whose and in which play.
 """
 
 from __future__ import annotations
@@ -27,7 +30,6 @@ import statistics
 from collections import Counter, defaultdict
 
 from .. import games
-from .exports import BOARD_GAMES
 from .plays import player_key
 
 
@@ -38,9 +40,10 @@ def stats(plays: list[dict]) -> dict:
         "plays": len(finished),
         "abandoned": len(plays) - len(finished),
         "hours": _hours(plays),
-        "h_index": h_index(Counter(BOARD_GAMES[play["game"]][0] for play in finished).values()),
+        "h_index": h_index(Counter(games.get(play["game"]).box.id for play in finished).values()),
         "games": _games(plays),
         "players": _players(plays),
+        "longest_turn": _longest_turn(plays),
     }
 
 
@@ -114,6 +117,7 @@ def _players(plays: list[dict]) -> list[dict]:
     found: dict[tuple, dict] = {}  # (bot level or None, key) -> the player: nobody's name is a level's bot
     board_games: dict[tuple, Counter] = defaultdict(Counter)
     keys: dict[str, str] = {}  # name -> player_key(name): a few names, met a thousand times
+    turns: dict[tuple, list[float]] = defaultdict(list)
     for play in plays:  # newest first: the first name met is the most recent spelling
         for seat in play["players"]:
             if seat["name"] is None:
@@ -127,15 +131,40 @@ def _players(plays: list[dict]) -> list[dict]:
             key = (level, key)
             player = found.setdefault(key, {"name": name, "key": key[1], "bot": seat["bot"], "bot_level": level,
                                             "plays": 0, "wins": 0, "win_rate": None, "abandoned": 0,
-                                            "last_played": play["ended_at"], "h_index": 0})
+                                            "last_played": play["ended_at"], "h_index": 0, "turn_time": None})
+            turns[key] += seat.get("turns", [])
             if play["abandoned"]:
                 player["abandoned"] += 1
                 continue
             player["plays"] += 1
             player["wins"] += seat["winner"]
-            board_games[key][BOARD_GAMES[play["game"]][0]] += 1
+            board_games[key][games.get(play["game"]).box.id] += 1
     for key, player in found.items():
         if player["plays"]:
             player["win_rate"] = round(player["wins"] / player["plays"], 4)
         player["h_index"] = h_index(board_games[key].values())
+        player["turn_time"] = time_per_turn(turns[key])
     return sorted(found.values(), key=lambda p: (-p["plays"], -p["wins"], -p["abandoned"], p["key"]))
+
+
+def time_per_turn(seconds: list[float]) -> dict | None:
+    """``{turns, mean, longest}`` of a player's turn times in seconds; None without any."""
+    if not seconds:
+        return None
+    return {"turns": len(seconds), "mean": round(sum(seconds) / len(seconds), 1), "longest": round(max(seconds), 1)}
+
+
+def _longest_turn(plays: list[dict]) -> dict | None:
+    """The longest turn of all: ``{seconds, name, bot_level, game, play}`` (the first met, the
+    newest play, of equals); None when no play kept its turns."""
+    longest = None  # (seconds, the seat's player, its play)
+    for play in plays:
+        for seat in play["players"]:
+            for seconds in seat.get("turns", []):
+                if longest is None or seconds > longest[0]:
+                    longest = (seconds, seat, play)
+    if longest is None:
+        return None
+    seconds, seat, play = longest
+    return {"seconds": round(seconds, 1), "name": seat["name"], "bot_level": seat.get("bot_level"),
+            "game": play["game"], "play": play["id"]}

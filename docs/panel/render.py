@@ -20,6 +20,8 @@ from PIL import Image
 
 from companion import games
 from companion.bots.seats import BotSeats
+from companion.clock import TurnClock
+from companion.first_player import draw_first_player
 from companion.table import Table
 from hardware.display import Display
 from hardware import commands, menus
@@ -136,7 +138,21 @@ def shots(language: str = "en"):
         table.join(1, NAMES[1])
         yield shot("status-empty-seat", HomePage())
         yield shot("game-menu-empty-seat", open_menu(panel, GAME_MENU))
+        table.join(0, NAMES[0])
+        yield shot("game-menu-who-starts", open_menu(panel, GAME_MENU))
+        draw_first_player(table, randbelow=lambda n: 1)
+        yield shot("status-first-player", HomePage())
         bots.stop()
+        # The turn clock, on a time the pictures set (42 s into Taro's turn).
+        now = [0.0]
+        panel.turn_clock = clock = TurnClock(table, clock=lambda: now[0])
+        now[0] = 42.0
+        yield shot("status-clock", HomePage())
+        clock.pause()
+        yield shot("status-clock-paused", HomePage())
+        clock.resume()
+        clock.set_target(30)
+        yield shot("status-clock-over", HomePage())
         yield "stopped", stopped_screen(language, 128), (128, 64)
         table.close()
 

@@ -1,4 +1,5 @@
-"""The yardsticks that think ahead (companion/bots/ahead.py, the arena's ``ahead``): legal
+"""The yardsticks that think ahead (companion/bots/ahead.py, the arena's ``ahead``, each game's
+``ahead_values`` in its home): legal
 moves from their own seat's view only, the same choice for the same seed, the knowledge
 each is meant to have, and stronger than random play."""
 
@@ -7,12 +8,14 @@ import json
 import pytest
 
 from companion import games
-from companion.bots.ahead import (MeowExpectation, ahead_action, ahead_values, careful_values, lion_pass_values,
-                                  meow_expected_values, meow_round_points)
+from companion.bots.ahead import ahead_action, ahead_values
 from companion.bots.arena import arena
-from companion.bots.greedy import greedy_values, lion_square_margins, meow_points
+from companion.bots.greedy import greedy_values
 from companion.bots.sampling import bare_view
-from companion.games import meow_oracle
+from companion.games.lion_square.bot import lion_pass_values, lion_square_margins
+from companion.games.meow_oracle import rules as meow_oracle
+from companion.games.meow_oracle.bot import MeowExpectation, meow_expected_values, meow_points, meow_round_points
+from companion.games.swap5.bot import BOT as SWAP5
 from companion.games.rng import Rng
 
 
@@ -144,7 +147,7 @@ def test_swap5s_careful_player_is_the_greedy_one_until_its_last_trump_card():
     view = bare_view(seat_view(game, state, seat))
     actions = game.legal_actions(state, seat)
     assert len(view["private"]["hand"]) > 1
-    assert careful_values(game, view, actions, Rng.from_seed(4)) == greedy_values(game, view, actions, Rng.from_seed(4))
+    assert SWAP5.ahead_values(game, view, actions, Rng.from_seed(4)) == greedy_values(game, view, actions, Rng.from_seed(4))
 
 
 @pytest.mark.parametrize(("game_id", "seats", "games_played"), [("meow-oracle", ["ahead", "random", "random"], 6),

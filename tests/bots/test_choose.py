@@ -137,7 +137,7 @@ def test_a_move_the_greedy_player_sees_lose_by_force_is_not_weighed(monkeypatch)
     is dropped unless every move is, so a few noisy playouts cannot pick it. (SWAP 5 with
     four players: with two, normal reads the game instead, test_swap5_search.py.)"""
     import companion.bots as bots
-    from companion.bots.greedy import WON
+    from companion.games.knowledge import WON
 
     game = games.get("swap5")
     state = game.setup(4, 3)

@@ -7,8 +7,11 @@ import pytest
 
 from companion import games
 from companion.bots.arena import arena
-from companion.bots.greedy import greedy_action, lion_margin_after, meow_points
-from companion.games import lion_square, meow_oracle
+from companion.bots.greedy import greedy_action
+from companion.games.lion_square import rules as lion_square
+from companion.games.lion_square.bot import lion_margin_after
+from companion.games.meow_oracle import rules as meow_oracle
+from companion.games.meow_oracle.bot import meow_points
 from companion.games.rng import Rng
 
 

@@ -1,4 +1,5 @@
-"""SWAP 5 knowledge for the search (companion/bots/policies.py) and the progressive
+"""The games' knowledge for the search (companion/games/<game>/bot.py, asked through
+companion/bots/policies.py) and the progressive
 unpruning of the tree: trump cards valued as a player would, games that end."""
 
 import json
@@ -10,8 +11,13 @@ from companion.bots import choose
 from companion.bots import policies
 from companion.bots.budget import Budget
 from companion.bots.ismcts import playout, search, widening
-from companion.bots.policies import (SWAP5_PATIENCE, TRUMP_WHILE_AHEAD, lion_round_over, meow_fit, meow_round_over, policy,
-                                     swap5_values)
+from companion.bots.policies import policy
+from companion.games.lion_square.bot import BOT as LION_SQUARE
+from companion.games.meow_oracle.bot import BOT as MEOW_ORACLE, MEOW_ROOT_COMPLETIONS, meow_fit
+from companion.games.swap5.bot import PATIENCE as SWAP5_PATIENCE, TRUMP_WHILE_AHEAD, move_values as swap5_values
+
+lion_round_over = LION_SQUARE.cutoff
+meow_round_over = MEOW_ORACLE.cutoff
 from companion.games.rng import Rng
 
 # Seat 0 (red + yellow) has a run of three reds in row 1, one point; seat 1 (green + blue) none.
@@ -127,7 +133,7 @@ def test_a_lion_square_playout_ends_with_its_round_and_is_judged_by_the_damage_t
     lion = games.get("lion-square")
     state = lion.unlogged(lion.setup(3, 7))
     ended = []
-    real_cutoff = policies.CUTOFFS["lion-square"]
+    real_cutoff = LION_SQUARE.cutoff
 
     def watching(begun, now):
         shares = real_cutoff(begun, now)
@@ -135,11 +141,9 @@ def test_a_lion_square_playout_ends_with_its_round_and_is_judged_by_the_damage_t
             ended.append(now)
         return shares
 
-    policies.CUTOFFS["lion-square"] = watching
-    try:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(LION_SQUARE, "cutoff", watching)
         shares = playout(lion, state, Rng.from_seed(3))
-    finally:
-        policies.CUTOFFS["lion-square"] = real_cutoff
     assert len(ended) == 1 and ended[0]["round"] == 2 and ended[0]["step"] == "pass"
     herds = ended[0]["herds"]
     assert shares == lion_round_over(state, ended[0]) and sum(shares) == 1.0 and max(herds) < 20
@@ -155,8 +159,8 @@ def test_a_meow_oracle_card_fits_where_its_number_and_colour_belong():
 
 
 def test_the_roots_values_are_the_greedy_players_where_it_sees_and_expected_points_in_meow_oracle():
-    from companion.bots.ahead import meow_expected_values
     from companion.bots.greedy import greedy_values
+    from companion.games.meow_oracle.bot import meow_expected_values
     from companion.bots.sampling import bare_view
 
     for game_id, players in (("meow-oracle", 3), ("lion-square", 3), ("swap5", 4)):
@@ -170,14 +174,14 @@ def test_the_roots_values_are_the_greedy_players_where_it_sees_and_expected_poin
         seat = game.to_act(state)[0]
         view, actions = bare_view(game.view(state, seat)), game.legal_actions(state, seat)
         if game_id == "meow-oracle":
-            expected = meow_expected_values(view, actions, Rng.from_seed(3), policies.MEOW_ROOT_COMPLETIONS)
+            expected = meow_expected_values(view, actions, Rng.from_seed(3), MEOW_ROOT_COMPLETIONS)
         else:
             expected = greedy_values(game, view, actions, Rng.from_seed(3))
         assert policies.root_values(game, view, actions, Rng.from_seed(3)) == expected
 
 
 def test_meow_oracles_search_chooses_only_among_the_moves_nearly_as_good_by_expected_points(monkeypatch):
-    """The root's values pick the moves within policies.ROOT_MARGIN of the best; the search
+    """The root's values pick the moves within the game's root_margin of the best; the search
     chooses among those, and a move alone there is played without a search."""
     import companion.bots as bots
 
@@ -192,7 +196,7 @@ def test_meow_oracles_search_chooses_only_among_the_moves_nearly_as_good_by_expe
     view = game.view(state, seat) | {"actions": game.legal_actions(state, seat)}
     assert len(view["actions"]) > 3
     best, close = view["actions"][-1], view["actions"][-2]  # listed last: only their values put them first
-    near = 1.0 - policies.ROOT_MARGIN["meow-oracle"]
+    near = 1.0 - MEOW_ORACLE.root_margin
     worth = lambda g, v, actions, rng: [1.0 if a == best else near if a == close else near - 0.01 for a in actions]
     monkeypatch.setattr(bots, "root_values", worth)
     assert {json.dumps(choose(game, view, budget=Budget.iterations(30), seed=seed)) for seed in range(6)} <= {json.dumps(best),

@@ -8,6 +8,7 @@ from __future__ import annotations
 import concurrent.futures
 import os
 import pickle
+import select
 import signal
 import sqlite3
 import subprocess
@@ -25,6 +26,7 @@ from companion.bots.seats import (DATABASE, BotSeats, HintAbandoned, HintBusy, H
                                   bot_name)
 from companion.config import BotsConfig
 from companion.table import Conflict, NotFound, Table
+from waiting import BOUND_SECONDS, Watched, poll_until, until_the_table
 
 QUICK = BotsConfig(pause_seconds=0)
 
@@ -35,7 +37,7 @@ class FakeThinker:
 
     def __init__(self, table: Table):
         self.table = table
-        self.calls: list[tuple[str, dict, str, Budget]] = []
+        self.calls: Watched = Watched()  # (game_id, view, level, budget) of each question
         self.views_were_the_seats_own: list[bool] = []
         self.closed = False
 
@@ -62,13 +64,6 @@ class StuckThinker(FakeThinker):
     def close(self):
         self.future.cancel()
         self.closed = True
-
-
-def wait_until(condition, seconds=10.0):
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.01)
 
 
 @pytest.fixture
@@ -101,7 +96,7 @@ def test_two_bots_play_a_game_to_the_end_through_the_table(table, tmp_path):
     bots.seat(1, "strong")
     bots.start()
     try:
-        wait_until(lambda: table.view(None)["over"])
+        until_the_table(table, lambda: table.view(None)["over"])
     finally:
         bots.stop()
     assert table.names() == ["Bot 1 (Easy)", "Bot 2 (Strong)"] and table.bots() == ["easy", "strong"]
@@ -120,7 +115,7 @@ def test_a_bot_answers_a_human_move_and_one_undo_takes_back_both(table, tmp_path
     try:
         view = table.view(0)
         table.act(0, view["actions"][0], view["version"])
-        wait_until(lambda: table.view(1)["to_act"] == [0])
+        until_the_table(table, lambda: table.view(1)["to_act"] == [0])
         assert [entry["seat"] for entry in table.action_log()] == [0, 1]
         assert table.undoable() == {"moves": 2, "seat": 0, "move": table.log(None)[-2]["text"]}
         table.undo(by=0)  # Aki takes back her move: the bot's reply goes with it, and it is her turn
@@ -129,7 +124,7 @@ def test_a_bot_answers_a_human_move_and_one_undo_takes_back_both(table, tmp_path
         assert table.view(0)["to_act"] == [0] and table.undoable() is None
         view = table.view(0)
         table.act(0, view["actions"][0], view["version"])  # she moves again: the bot answers at once
-        wait_until(lambda: len(table.action_log()) == 4 and table.view(1)["to_act"] == [0])
+        until_the_table(table, lambda: len(table.action_log()) == 4 and table.view(1)["to_act"] == [0])
     finally:
         bots.stop()
     assert table.seat_of(token) == 0
@@ -144,11 +139,11 @@ def test_after_an_undo_of_a_bots_move_the_bot_holds_still_a_moment(table, tmp_pa
     bots.seat(0, "normal")
     bots.start()
     try:
-        wait_until(lambda: len(table.action_log()) == 1)
+        until_the_table(table, lambda: len(table.action_log()) == 1)
         assert table.undoable()["moves"] == 1
         table.undo()
         undone = time.monotonic()
-        wait_until(lambda: len(table.action_log()) == 2)
+        until_the_table(table, lambda: len(table.action_log()) == 2)
         assert time.monotonic() - undone >= 0.5
     finally:
         bots.stop()
@@ -164,9 +159,9 @@ def test_in_a_simultaneous_step_bots_choose_like_everybody_else(table, tmp_path)
     bots.seat(2, "normal")
     bots.start()
     try:
-        wait_until(lambda: table.view(0)["waiting_for"] == [0])
+        until_the_table(table, lambda: table.view(0)["waiting_for"] == [0])
         table.act(0, human_view["actions"][0], human_view["version"])  # the view from before the bots chose
-        wait_until(lambda: table.view(0)["waiting_for"] == [0] and table.view(0)["public"]["adjustment"] == 2)
+        until_the_table(table, lambda: table.view(0)["waiting_for"] == [0] and table.view(0)["public"]["adjustment"] == 2)
     finally:
         bots.stop()
 
@@ -178,14 +173,15 @@ def test_the_bot_waits_the_pause_before_it_moves(table, tmp_path):
     began = time.monotonic()
     bots.start()
     try:
-        wait_until(lambda: table.action_log())
+        until_the_table(table, lambda: table.action_log())
         assert time.monotonic() - began >= 0.4
     finally:
         bots.stop()
 
 
 def test_freeing_a_bot_seat_removes_the_bot(table, tmp_path):
-    table.start_game("swap5", 2, seed=2)
+    # Lion Square's first step: every seat chooses at once, Ben's seat 1 as much as seat 2.
+    table.start_game("lion-square", 3, seed=5)
     thinker = FakeThinker(table)
     bots = make_bots(table, tmp_path, thinker)
     bots.seat(1, "normal")
@@ -195,27 +191,27 @@ def test_freeing_a_bot_seat_removes_the_bot(table, tmp_path):
     with sqlite3.connect(tmp_path / DATABASE) as db:
         assert db.execute("SELECT * FROM bot_seats").fetchall() == []
     table.join(1, "Ben")  # a person sits there now: no bot moves for them
+    bots.seat(2, "normal")  # a witness: the bots look at their seats in order, seat 1 before seat 2
     bots.start()
     try:
-        view = table.view(0)
-        table.join(0, "Aki")
-        table.act(0, view["actions"][0], view["version"])
-        time.sleep(0.2)
+        until_the_table(table, lambda: table.action_log(), what="the witness's choice")
     finally:
         bots.stop()
-    assert thinker.calls == [] and [entry["seat"] for entry in table.action_log()] == [0]
+    assert [view["seat"] for _, view, _, _ in thinker.calls] == [2]
+    assert [entry["seat"] for entry in table.action_log()] == [2]
 
 
 def test_a_bot_seat_survives_a_restart_and_thinks_on(tmp_path):
     table = Table(tmp_path)
     table.start_game("swap5", 2, seed=2)
     table.join(0, "Aki")
-    bots = make_bots(table, tmp_path, StuckThinker(table))
+    stuck = StuckThinker(table)
+    bots = make_bots(table, tmp_path, stuck)
     bots.seat(1, "strong")
     view = table.view(0)
     table.act(0, view["actions"][0], view["version"])
     bots.start()
-    wait_until(lambda: bots._thinker.calls)  # thinking when the power goes
+    stuck.calls.wait_for()  # thinking when the power goes
     bots.stop()
     table.close()
 
@@ -224,7 +220,7 @@ def test_a_bot_seat_survives_a_restart_and_thinks_on(tmp_path):
     assert bots.levels() == {1: "strong"}
     bots.start()
     try:
-        wait_until(lambda: len(table.action_log()) == 2)
+        until_the_table(table, lambda: len(table.action_log()) == 2)
     finally:
         bots.stop()
         table.close()
@@ -306,13 +302,16 @@ def test_bot_names_fit_the_tables_name_rule():
 
 def test_stop_ends_a_bot_that_is_pausing_at_once(table, tmp_path):
     table.start_game("swap5", 2, seed=2)
-    bots = make_bots(table, tmp_path, config=BotsConfig(pause_seconds=10))
+    thinker = FakeThinker(table)
+    bots = make_bots(table, tmp_path, thinker, config=BotsConfig(pause_seconds=3600))  # an hour: only stop ends it
     bots.seat(0, "normal")
     bots.start()
-    wait_until(lambda: bots._thinker.calls)
-    began = time.monotonic()
-    bots.stop()
-    assert time.monotonic() - began < 2 and table.action_log() == []
+    thinker.calls.wait_for()  # it has its move and pauses
+    stopping = threading.Thread(target=bots.stop)
+    stopping.start()
+    stopping.join(BOUND_SECONDS)
+    assert not stopping.is_alive(), "stop waited for the pause"
+    assert table.action_log() == []
     assert not [thread for thread in threading.enumerate() if thread.name == "bots"]
 
 
@@ -320,13 +319,14 @@ def test_closing_the_worker_ends_a_long_search_at_once(table):
     # Budgets go up to 60 s and systemd allows 15 s to stop: stopping must not wait for a search.
     table.start_game("swap5", 2, seed=2)
     thinker = WorkerThinker()
-    future = thinker.think("swap5", table.view(0), level="strong", budget=Budget.seconds(30))
-    wait_until(lambda: future.running(), seconds=30)  # the worker has it and searches
-    began = time.monotonic()
-    thinker.close()
-    assert time.monotonic() - began < 5
+    future = thinker.think("swap5", table.view(0), level="strong", budget=Budget.seconds(60))
+    poll_until(future.running, what="the worker to take the question")  # it has it and searches
+    closing = threading.Thread(target=thinker.close)
+    closing.start()
+    closing.join(BOUND_SECONDS / 2)  # far less than the search's 60 s: close did not wait for it
+    assert not closing.is_alive(), "close waited for the search"
     with pytest.raises(concurrent.futures.CancelledError):
-        future.result(timeout=1)
+        future.result(timeout=0)
 
 
 def test_the_worker_ignores_sigterm_and_a_killed_worker_is_replaced_at_once(table):
@@ -343,7 +343,7 @@ def test_the_worker_ignores_sigterm_and_a_killed_worker_is_replaced_at_once(tabl
         assert thinker.pid == first  # SIGTERM did nothing to it
 
         future = thinker.think("swap5", table.view(0), level="strong", budget=Budget.seconds(30))
-        wait_until(lambda: future.running(), seconds=30)
+        poll_until(future.running, what="the worker to take the question")
         os.kill(first, signal.SIGKILL)
         with pytest.raises(WorkerDied):
             future.result(timeout=5)
@@ -351,8 +351,13 @@ def test_the_worker_ignores_sigterm_and_a_killed_worker_is_replaced_at_once(tabl
         second = thinker.pid
         assert second not in (None, first)
 
+        ended = os.pidfd_open(second)
         os.kill(second, signal.SIGKILL)  # idle
-        wait_until(lambda: thinker.pid is None)
+        try:
+            assert select.select([ended], [], [], BOUND_SECONDS)[0], "the killed worker did not end"
+        finally:
+            os.close(ended)
+        assert thinker.pid is None
         assert thinker.think("swap5", table.view(0), level="easy", budget=Budget.seconds(0.05)).result(timeout=60)
         assert thinker.pid not in (None, first, second)
     finally:
@@ -462,10 +467,10 @@ def test_a_bots_move_never_waits_behind_hints(table, tmp_path):
     asking = threading.Thread(target=lambda: pytest.raises(concurrent.futures.CancelledError, bots.hint, 0, 5.0))
     try:
         asking.start()
-        wait_until(lambda: hinter.calls)
+        hinter.calls.wait_for()
         view = table.view(0)
         table.act(0, view["actions"][0], view["version"])
-        wait_until(lambda: len(table.action_log()) == 2)  # the bot moved while the hint still thinks
+        until_the_table(table, lambda: len(table.action_log()) == 2)  # the bot moved while the hint still thinks
     finally:
         bots.stop()
         asking.join()
@@ -477,7 +482,7 @@ class Gated(FakeThinker):
 
     def __init__(self, table):
         super().__init__(table)
-        self.futures = []
+        self.futures = Watched()  # (future, the answer it will get) of each question
 
     def think(self, game_id, view, *, level, budget):
         self.calls.append((game_id, view, level, budget))
@@ -498,11 +503,13 @@ def test_one_seat_has_one_hint_in_flight_and_a_hint_nobody_waits_for_is_dropped(
     answers = []
     try:
         first = threading.Thread(target=lambda: answers.append(bots.hint(0, 1.0)))
-        second = threading.Thread(target=lambda: answers.append(bots.hint(0, 1.0)))
         first.start()
-        wait_until(lambda: len(hinter.futures) == 1)
+        hinter.futures.wait_for_length(1)
+        second_waits = threading.Event()  # the second request waits for an answer, checking its phone meanwhile
+        second = threading.Thread(target=lambda: answers.append(
+            bots.hint(0, 1.0, gone=lambda: second_waits.set() or False)))
         second.start()  # the same view again: it waits for the same answer
-        time.sleep(0.3)
+        assert second_waits.wait(BOUND_SECONDS)
         assert len(hinter.futures) == 1
         hinter.take_and_answer(0)
         first.join()
@@ -519,15 +526,15 @@ def test_one_seat_has_one_hint_in_flight_and_a_hint_nobody_waits_for_is_dropped(
         taken = threading.Thread(target=lambda: pytest.raises(HintAbandoned, bots.hint, 0, 1.0, gone=gave_up.is_set))
         gave_up.clear()
         taken.start()
-        wait_until(lambda: len(hinter.futures) == 3)
+        hinter.futures.wait_for_length(3)
         assert hinter.futures[2][0].set_running_or_notify_cancel()
         table.join(1, "Ben")  # a newer version of the table
         with pytest.raises(HintBusy):
             bots.hint(0, 1.0)
         gave_up.set()
         taken.join()
-        hinter.futures[2][0].set_result(hinter.futures[2][1])
-        wait_until(lambda: not bots._hints)
+        hinter.futures[2][0].set_result(hinter.futures[2][1])  # its callback forgets the hint at once
+        assert bots.hints_in_flight == []
     finally:
         bots.stop()
 
@@ -549,7 +556,7 @@ def test_stopping_refuses_a_hint_being_thought_at_once_and_every_later_one(table
     asking = threading.Thread(target=ask)
     try:
         asking.start()
-        wait_until(lambda: hinter.futures)
+        hinter.futures.wait_for()
         assert hinter.futures[0][0].set_running_or_notify_cancel()  # the worker has it: it is being thought
         bots.stop_hints()
         asking.join(timeout=60)  # woken by stop_hints, not by the answer (which never comes)
@@ -578,7 +585,7 @@ def test_a_hint_for_a_position_gone_meanwhile_is_refused_not_answered(table, tmp
         for change in ("a new game", "a move"):
             asking = threading.Thread(target=ask)
             asking.start()
-            wait_until(lambda: len(hinter.futures) == len(outcome) + 1)
+            hinter.futures.wait_for_length(len(outcome) + 1)
             if change == "a new game":
                 table.start_game("swap5", 2, seed=2)  # the same deal: the old answer is even one of its actions
             else:
@@ -591,7 +598,7 @@ def test_a_hint_for_a_position_gone_meanwhile_is_refused_not_answered(table, tmp
         answered = []
         asking = threading.Thread(target=lambda: answered.append(bots.hint(1, 1.0)))
         asking.start()
-        wait_until(lambda: len(hinter.futures) == 3)
+        hinter.futures.wait_for_length(3)
         hinter.take_and_answer(2)  # the position asked about is still the table's: answered
         asking.join(timeout=60)
         assert answered == [table.view(1)["actions"][0]]
@@ -619,7 +626,7 @@ def test_a_bot_that_cannot_move_says_so_on_every_screen_and_tries_again(table, t
     table.subscribe(lambda version: seen.append(table.public()["seats"][0]["trouble"]))
     bots.start()
     try:
-        wait_until(lambda: table.action_log())
+        until_the_table(table, lambda: table.action_log())
     finally:
         bots.stop()
     troubles = [words for words in seen if words]
@@ -635,7 +642,6 @@ def test_the_bot_seats_are_kept_durably(table, tmp_path):
     """bots.sqlite is written like the table's store: WAL, each commit synced (FULL)."""
     table.start_game("swap5", 2, seed=2)
     bots = make_bots(table, tmp_path, FakeThinker(table))
-    assert bots._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    assert bots._db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    assert bots.durability == ("wal", 2)  # 2: FULL
     with sqlite3.connect(tmp_path / DATABASE) as db:  # WAL is kept in the file itself
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"

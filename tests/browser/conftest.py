@@ -12,6 +12,7 @@ The test modules skip, loudly, when it is missing (``browser_support.chromium_mi
 from __future__ import annotations
 
 import threading
+import time
 from dataclasses import dataclass
 
 import pytest
@@ -34,13 +35,19 @@ class LiveServer:
 
 
 @pytest.fixture
-def live(tmp_path, browser):
+def server_clock():
+    """The server's monotonic clock (presence, the turn clock): a module may give its own fake one."""
+    return time.monotonic
+
+
+@pytest.fixture
+def live(tmp_path, browser, server_clock):
     """The server on 127.0.0.1 at a free port, serving a fresh table; stopped afterwards.
 
     It asks for the browser first: Playwright starting its driver after waitress made its
     wake-up pipe left that pipe unwritable (EBADF when stopping), so the driver comes first."""
     table = Table(tmp_path / "data")
-    app = create_app(table, keepalive_seconds=5.0, stream_seconds=120.0)
+    app = create_app(table, keepalive_seconds=5.0, stream_seconds=120.0, clock=server_clock)
     server = Server(app, "127.0.0.1", 0)
     thread = threading.Thread(target=server.serve_forever, name="test-server", daemon=True)
     thread.start()

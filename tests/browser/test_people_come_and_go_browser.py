@@ -5,20 +5,20 @@ bots' replies in one confirmation, and the bots do not play it again at once; *P
 said on every phone.
 
 Presence runs on a clock the test moves (``companion.presence``): nobody waits a minute. Every
-wait is on an event or on the page's state, never a sleep.
+wait is on an event or on the page's state (tests/waiting.py), never a sleep.
 """
 
 from __future__ import annotations
 
 import concurrent.futures
 import threading
-import time
 import warnings
 from contextlib import contextmanager
 
 import pytest
 
 from browser_support import chromium_missing, shows_current
+from waiting import poll_until, until_the_table
 
 _missing = chromium_missing()
 if _missing:
@@ -69,14 +69,6 @@ def serving(data_dir, bots_factory=None):
         table.close()
 
 
-def until(condition, seconds=10.0):
-    """Wait for a condition of the server (streams opened or closed): checked often, never slept on blindly."""
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.02)
-
-
 def four_at_the_table(url, table, new_phone):
     """Aki hosts on seat 0, Bo on seat 1, Chika (her phone in Japanese) on seat 2, a bot on seat 3."""
     table.start_game("lion-square", 4, seed=1, claim_host=True)
@@ -97,10 +89,11 @@ def test_the_hosts_phone_closed_hosting_passes_to_a_person_here_with_a_notice_on
     with serving(tmp_path / "data") as (url, table, app, clock):
         tokens, phones = four_at_the_table(url, table, new_phone)
         events = app.extensions["companion"].events
-        until(lambda: events.open_streams == 3)
+        # The server's count of streams announces nothing: looked at every 10 ms.
+        poll_until(lambda: events.open_streams == 3, what="three streams")
         clock.now += GONE_SECONDS  # past the minute every phone has after a start
         phones["Aki"].close()  # Aki goes home
-        until(lambda: events.open_streams == 2)
+        poll_until(lambda: events.open_streams == 2, what="Aki's stream to end")
         assert table.is_host(tokens["Aki"]), "a minute to come back"
         clock.now += GONE_SECONDS
 
@@ -171,7 +164,7 @@ def test_undo_after_two_bots_answered_takes_one_confirmation_and_the_bots_do_not
         phones["Bo"].goto(f"{url}/play?lang=ja")
         before = len(table.action_log())
         table.act(0, table.view(0)["actions"][0], table.version)  # Aki's misplay; the two bots answer
-        until(lambda: len(table.action_log()) == before + 3 and table.view(None)["to_act"] == [3])
+        until_the_table(table, lambda: len(table.action_log()) == before + 3 and table.view(None)["to_act"] == [3])
         undo = table.undoable()
         assert undo["moves"] == 3 and undo["seat"] == 0
         aki_said = undo["move"]["en"].replace("{s0}", "Aki").rstrip(".")
@@ -201,7 +194,7 @@ def test_when_a_bot_is_awaited_after_an_undo_every_phone_says_the_bots_hold_stil
         table.start_game("swap5", 2, seed=2)  # seat 0 starts: the bot
         aki = table.join(1, "Aki")
         app.extensions["companion"].bots.seat(0, "normal")
-        until(lambda: len(table.action_log()) == 1)
+        until_the_table(table, lambda: len(table.action_log()) == 1)
         phone = new_phone(locale="ja-JP")
         phone.goto(f"{url}/R/{aki}")
         phone.goto(f"{url}/play?lang=ja")

@@ -8,7 +8,7 @@ import warnings
 import pytest
 
 from browser_support import chromium_missing
-from web.rules import BOX_GAME
+from companion import games
 
 _missing = chromium_missing()
 if _missing:
@@ -24,7 +24,7 @@ SIDEWAYS = "document.documentElement.scrollWidth - document.documentElement.clie
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_rules_pages_fit_a_360_px_phone(live, new_phone, lang):
     page = new_phone(**SMALL_PHONE)
-    for path in ["/rules", "/rules/no-such-game", *(f"/rules/{game_id}" for game_id in BOX_GAME)]:
+    for path in ["/rules", "/rules/no-such-game", *(f"/rules/{game_id}" for game_id in games.ids())]:
         page.goto(f"{live.url}{path}?lang={lang}")
         assert page.evaluate(SIDEWAYS) == 0, f"{path} scrolls sideways at 360 px"
 

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from companion.games import IllegalAction, lion_square
-from companion.games.lion_square import damage
+from companion.games import IllegalAction
+from companion.games.lion_square import rules as lion_square
+from companion.games.lion_square.rules import damage
 from companion.simulate import random_playout
 
 
@@ -90,7 +91,7 @@ def test_the_deck_file_is_the_assumed_deck_of_the_rulings():
 
 
 def test_the_deck_file_says_it_is_a_guess():
-    text = (Path(lion_square.__file__).parent / "data" / "lion-square-deck.json").read_text(encoding="utf-8")
+    text = (Path(lion_square.__file__).parent / "deck.json").read_text(encoding="utf-8")
     assert "(assumed)" in json.loads(text)["_assumed"]
 
 

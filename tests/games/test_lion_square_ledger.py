@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 
 from companion.games import IllegalAction, get
-from companion.games import lion_square_ledger as ledger
+from companion.games.lion_square import ledger
 
 GAME = get("lion-square-ledger")
 

@@ -12,7 +12,7 @@ import pytest
 
 from companion.games import IllegalAction
 from companion.simulate import random_playout
-from companion.games.meow_oracle import (
+from companion.games.meow_oracle.rules import (
     CARD_EN,
     CARD_JA,
     DECK,
@@ -770,7 +770,7 @@ def test_an_unlogged_game_words_nothing(players, monkeypatch):
         raise AssertionError("an unlogged game worded a log line")
 
     for wording in ("_reveal_words", "_hand_over_words", "_place_words"):
-        monkeypatch.setattr(f"companion.games.meow_oracle.{wording}", must_not_word)
+        monkeypatch.setattr(f"companion.games.meow_oracle.rules.{wording}", must_not_word)
     monkeypatch.setattr(type(GAME), "log", must_not_word)
     for seed in range(5):
         state, _ = random_playout(GAME, players, seed, logged=False)

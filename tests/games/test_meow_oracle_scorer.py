@@ -8,7 +8,7 @@ exact outcomes worked out by hand from the book's rules (RULINGS.md §2).
 import pytest
 
 from companion.games import IllegalAction, get
-from companion.games.meow_oracle_scorer import MAX_TOTAL
+from companion.games.meow_oracle.scorer import MAX_TOTAL
 
 GAME = get("meow-oracle-scorer")
 

@@ -12,7 +12,7 @@ import pytest
 
 from companion import games
 from companion.games import IllegalAction
-from companion.games.pig_house import load_edition, validate_edition
+from companion.games.pig_house.rules import load_edition, validate_edition
 
 GAME = games.get("pig-house")
 

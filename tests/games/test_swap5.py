@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from companion.games import IllegalAction
-from companion.games.swap5 import (
+from companion.games.swap5.rules import (
     CELLS,
     FAIR_LAYOUT,
     GAME,

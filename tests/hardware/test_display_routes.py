@@ -6,18 +6,15 @@ import io
 import signal
 import socket
 import subprocess
-import sys
-import time
 import urllib.request
-from pathlib import Path
 
 import pytest
 from PIL import Image
+from serving import serve_command, serving
 
 from web import create_app
 
 CSRF = {"X-Requested-With": "companion"}
-ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -94,34 +91,19 @@ def test_without_a_panel_there_is_no_display_route(table):
     app.extensions["companion"].events.stop()
 
 
-def test_serve_runs_the_panel_and_sigterm_stops_within_5_seconds(tmp_path):
+def test_serve_runs_the_panel_and_sigterm_stops_it(tmp_path):
+    """How long the stop takes: benchmarks/stops.py (a wait bounded here, not a speed claim)."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    process = subprocess.Popen(
-        [sys.executable, "-m", "companion", "serve", "--data", str(tmp_path), "--host", "127.0.0.1",
-         "--port", str(port), "--hardware", "mock", "--log-level", "info"],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-    )
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                text = urllib.request.urlopen(f"http://127.0.0.1:{port}/api/display.txt", timeout=5).read().decode()
-                break
-            except OSError:
-                assert process.poll() is None and time.monotonic() < deadline, "serve did not start"
-                time.sleep(0.1)
+    command = serve_command("--data", str(tmp_path), "--host", "127.0.0.1", "--port", str(port), "--hardware", "mock",
+                            "--log-level", "info")
+    with serving(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT) as process:
+        text = urllib.request.urlopen(f"http://127.0.0.1:{port}/api/display.txt", timeout=30).read().decode()
         assert "/J/" in text  # the idle screen's join link
         process.send_signal(signal.SIGTERM)
-        started = time.monotonic()
-        assert process.wait(timeout=10) == 0
-        assert time.monotonic() - started < 5
+        assert process.wait(timeout=60) == 0
         assert "SIGTERM received" in process.stdout.read().decode()
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
 
 
 def test_only_the_host_presses_the_buttons_from_another_device(client, table):

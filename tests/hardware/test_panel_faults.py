@@ -81,8 +81,8 @@ def test_the_panel_has_its_first_frame_when_start_returns(pins, table, monkeypat
     """The web serves /api/display.txt as soon as the panel is started: it must not be empty."""
     public = table.public
 
-    def slow_public():  # a busy Pi: the panel thread reads the table late
-        time.sleep(0.3)
+    def slow_public():  # a busy Pi: the panel thread reads the table late (the fake's delay, not a wait
+        time.sleep(0.3)  # of the test: whatever the load, a start that waits for its frame passes)
         return public()
 
     monkeypatch.setattr(table, "public", slow_public)
@@ -99,9 +99,7 @@ def test_the_panel_has_its_first_frame_when_start_returns(pins, table, monkeypat
 def test_stop_shows_stopped_and_keeps_it_on_the_glass(make_panel, table):
     table.start_game("swap5", 2, seed=1)
     panel = make_panel()
-    started = time.monotonic()
-    panel.stop()
-    assert time.monotonic() - started < 5
+    panel.stop()  # how quickly: benchmarks/panel.py
     assert panel.text_lines() == ["Stopped", "Tabletop", "Companion", "Safe to unplug."]
     assert panel.flaky.device.image.tobytes() == panel.frame_image().tobytes()
     assert panel.flaky.device.persist is True  # luma's exit handler will not blank it

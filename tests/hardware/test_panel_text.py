@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import logging
 import random
-import time
 import unicodedata
 
 import pytest
@@ -123,11 +122,10 @@ def test_every_paragraph_separator_of_the_bidi_algorithm_is_replaced():
         fonts.panel_font().getlength(fonts.drawable(f"a{char}b"))
 
 
-def test_a_huge_string_is_cut_quickly():
-    started = time.perf_counter()
+def test_a_huge_string_is_cut():
+    """How quickly: benchmarks/panel.py."""
     assert fonts.fit("W" * 200_000, 128).endswith(fonts.ELLIPSIS)
     assert fonts.fit("a" + "\u0301" * 100_000, 128).endswith(fonts.ELLIPSIS)
-    assert time.perf_counter() - started < 0.5
 
 
 def test_no_name_the_table_accepts_needs_a_replacement_on_the_panel():

@@ -111,7 +111,8 @@ def fake_network(tmp_path, monkeypatch):
     folder = tmp_path / "fake-bin"
     folder.mkdir()
     nmcli = folder / "nmcli"
-    nmcli.write_text(f"#!{sys.executable}\n{FAKE_NMCLI}")
+    # -I -S: no site-packages to set up, a third less processor time a call (tests make hundreds).
+    nmcli.write_text(f"#!{sys.executable} -IS\n{FAKE_NMCLI}")
     nmcli.chmod(0o755)
     monkeypatch.setenv("PATH", f"{folder}")
     monkeypatch.setenv("FAKE_NMCLI_STATE", str(tmp_path / "nmcli-state.json"))

@@ -9,18 +9,14 @@ import os
 import signal
 import socket
 import subprocess
-import sys
-import time
 import urllib.request
-from pathlib import Path
 
 import pytest
+from serving import serve_command, serving
 
 from companion import network
 from companion.config import load_config
 from companion.network import Hotspot, Mode, Nmcli, NetworkStatus, Supervisor
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize("kept, why", [
@@ -95,26 +91,11 @@ def test_serve_starts_with_a_kept_password_that_is_not_utf8(tmp_path):
         port = probe.getsockname()[1]
     env = {k: v for k, v in os.environ.items() if k != "COMPANION_CONFIG"}
     env["PATH"] = str(tmp_path)  # no nmcli: the companion serves on the machine's own network
-    process = subprocess.Popen(
-        [sys.executable, "-m", "companion", "serve", "--data", str(data), "--host", "127.0.0.1", "--port", str(port),
-         "--hardware", "mock", "--log-level", "warning"],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-    )
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                assert urllib.request.urlopen(f"http://127.0.0.1:{port}/api/ping", timeout=5).status == 200
-                break
-            except OSError:
-                assert process.poll() is None, "serve stopped: " + process.stdout.read().decode()
-                assert time.monotonic() < deadline, "serve did not answer"
-                time.sleep(0.1)
+    command = serve_command("--data", str(data), "--host", "127.0.0.1", "--port", str(port), "--hardware", "mock",
+                            "--log-level", "warning")
+    with serving(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT) as process:
+        assert urllib.request.urlopen(f"http://127.0.0.1:{port}/api/ping", timeout=30).status == 200
         process.send_signal(signal.SIGTERM)
-        assert process.wait(timeout=10) == 0
+        assert process.wait(timeout=30) == 0
         assert "it is not UTF-8 text" in process.stdout.read().decode()
         assert (data / "hotspot-password.refused").exists()
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()

@@ -244,10 +244,10 @@ ALL_GRANTED = {"org.freedesktop.NetworkManager.settings.modify.system": "yes",
 
 
 def doctor_lines(tmp_path) -> list[str]:
-    from hardware.doctor import Report, _check_network
+    from hardware.doctor import Report, check_network
 
     lines: list[str] = []
-    _check_network(Report(lines.append), load_config(overrides={"data_dir": str(tmp_path)}))
+    check_network(Report(lines.append), load_config(overrides={"data_dir": str(tmp_path)}))
     return lines
 
 
@@ -262,10 +262,10 @@ def test_the_doctor_names_the_networkmanager_rights_that_are_missing(fake_networ
 
 
 def test_the_doctor_without_networkmanager_is_content_unless_the_hotspot_must_be_up(tmp_path, monkeypatch):
-    from hardware.doctor import Report, _check_network
+    from hardware.doctor import Report, check_network
 
     monkeypatch.setenv("PATH", str(tmp_path))
     assert doctor_lines(tmp_path)[0].startswith("OK    network: no own Wi-Fi (nmcli is not installed")
     report = Report(lambda line: None)
-    _check_network(report, load_config(overrides={"data_dir": str(tmp_path), "network.hotspot": "always"}))
+    check_network(report, load_config(overrides={"data_dir": str(tmp_path), "network.hotspot": "always"}))
     assert report.failed

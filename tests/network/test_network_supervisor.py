@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import logging
+import select
 import signal
+import socket
 import stat
 import sys
-import time
 
 import pytest
+from waiting import BOUND_SECONDS, Watched
 
 from companion import network
 from companion.config import load_config
@@ -184,17 +186,15 @@ def test_a_stopped_networkmanager_is_named(fake_network):
 def test_the_supervisor_thread_starts_and_stops(fake_network, tmp_path):
     config = load_config(overrides={"data_dir": str(tmp_path / "data")})
     status = NetworkStatus()
-    changed = []
+    changed = Watched()
     status.subscribe(changed.append)
     supervisor = network.start_supervisor(config, status)
     try:
-        for _ in range(100):
-            if changed:
-                break
-            supervisor._stop.wait(0.05)
+        assert supervisor.running
+        changed.wait_for(what="the supervisor's first look")
     finally:
         supervisor.stop()
-    assert supervisor._thread is None
+    assert not supervisor.running
     assert changed and changed[0].mode is Mode.WAITING  # no known network: it waits for one
 
 
@@ -203,29 +203,27 @@ def test_stopping_ends_the_nmcli_call_under_way_at_once_and_warns_of_nothing(tmp
     as a failure every time: stopping the supervisor first ends its own call, quietly."""
     folder = tmp_path / "bin"
     folder.mkdir()
-    started = tmp_path / "device-status-started"
+    started = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)  # the fake nmcli says here that it runs
+    started.bind(str(tmp_path / "started"))
     nmcli = folder / "nmcli"
     nmcli.write_text(f"""#!{sys.executable}
-import pathlib, sys, time
+import socket, sys, time
 if sys.argv[1:] == ["-t", "-f", "RUNNING", "general"]:
     print("running")
-else:  # a device status that takes its time, as on a busy Pi
-    pathlib.Path({str(started)!r}).touch()
+else:  # a device status that takes its time (a minute), as on a busy Pi
+    socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM).sendto(b"device status", {str(tmp_path / "started")!r})
     time.sleep(60)
 """)
     nmcli.chmod(0o755)
     monkeypatch.setenv("PATH", str(folder))
     config = load_config(overrides={"data_dir": str(tmp_path / "data")})
     supervisor = network.start_supervisor(config, NetworkStatus())
-    for _ in range(200):  # until its first look at the device is under way
-        if started.exists():
-            break
-        supervisor._stop.wait(0.05)
-    assert started.exists(), "the supervisor never asked nmcli for the device status"
-    began = time.monotonic()
-    supervisor.stop()
-    assert time.monotonic() - began < 2, "stopping waited for the nmcli call"
-    assert supervisor._thread is None
+    try:  # until its first look at the device is under way
+        assert select.select([started], [], [], BOUND_SECONDS)[0], "the supervisor never asked nmcli for the device status"
+    finally:
+        started.close()
+    supervisor.stop()  # it gives the thread 5 s, far less than the call's minute
+    assert not supervisor.running, "stopping waited for the nmcli call"
     assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []
     with pytest.raises(network.NetworkCancelled):  # and no new call starts
         supervisor.nmcli.run("-t", "-f", "RUNNING", "general")

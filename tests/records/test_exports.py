@@ -43,7 +43,7 @@ def check_golden(name: str, text: str) -> None:
 
 def test_the_csv_has_one_row_per_player_per_play(fixed_plays):
     text = plays_csv(fixed_plays, timezone.utc)
-    assert text.startswith("\ufeffplay_id,date,game,duration_min,player,seat,start_player,score,rank,winner,bot,occupants\r\n")
+    assert text.startswith("\ufeffplay_id,date,game,duration_min,player,seat,start_player,score,rank,winner,bot,occupants,turns,turn_seconds,longest_turn_seconds\r\n")
     check_golden("plays.csv", text)
 
 

@@ -35,7 +35,7 @@ def test_bad_listing_queries_are_refused(client, query, status):
 def test_one_play_with_its_action_log(client, three_plays):
     newest = client.get("/api/plays").get_json()["plays"][0]
     answer = client.get(f"/api/plays/{newest['id']}").get_json()
-    assert {k: v for k, v in answer.items() if k not in ("actions", "bgstats_url")} == newest
+    assert {k: v for k, v in answer.items() if k not in ("actions", "turns", "bgstats_url")} == newest
     assert answer["bgstats_url"].startswith("https://app.bgstatsapp.com/createPlay.html?data=%7B")
     assert answer["actions"] and all({"n", "seat", "name", "action", "at", "undone", "text"} <= set(a) for a in answer["actions"])
     assert client.get("/api/plays/9999").status_code == 404
@@ -73,7 +73,8 @@ def test_the_csv_export(client, three_plays):
     answer = client.get("/api/plays.csv?game=swap5")
     assert answer.mimetype == "text/csv" and answer.headers["Content-Disposition"] == 'attachment; filename="plays.csv"'
     lines = answer.get_data().decode("utf-8").splitlines()
-    assert lines[0] == "\ufeffplay_id,date,game,duration_min,player,seat,start_player,score,rank,winner,bot,occupants"
+    assert lines[0] == ("\ufeffplay_id,date,game,duration_min,player,seat,start_player,score,rank,winner,bot,occupants,"
+                        "turns,turn_seconds,longest_turn_seconds")
     assert len(lines) == 1 + 4 and {line.split(",")[4] for line in lines[1:]} == {"ＡＫＩ", "あき", "Ben"}
     assert client.get("/api/plays.csv?game=chess").status_code == 404
 

@@ -110,7 +110,8 @@ def test_seat_positions_follow_a_counterclockwise_swap5s_turn_order():
 
 
 def test_no_plays_no_figures():
-    assert stats([]) == {"plays": 0, "abandoned": 0, "hours": 0, "h_index": 0, "games": [], "players": []}
+    assert stats([]) == {"plays": 0, "abandoned": 0, "hours": 0, "h_index": 0, "games": [], "players": [],
+                         "longest_turn": None}
 
 
 @pytest.mark.parametrize("counts, h", [([], 0), ([1], 1), ([5], 1), ([3, 3, 3], 3), ([10, 4, 2, 1], 2), ([0, 0], 0)])
@@ -155,9 +156,10 @@ def test_bad_stats_queries_are_refused(client, query, status):
 def test_outcomes_are_the_plays_without_their_words(records, stored):
     plays = records.plays()
     assert records.outcomes() == [
-        {"game": play["game"], "options": play["options"], "ended_at": play["ended_at"], "duration_min": play["duration_min"],
-         "abandoned": play["abandoned"], "lions_win": play["lions_win"],
-         "players": [{k: v for k, v in player.items() if k not in ("rank", "occupants")} for player in play["players"]]}
+        {"id": play["id"], "game": play["game"], "options": play["options"], "ended_at": play["ended_at"],
+         "duration_min": play["duration_min"], "abandoned": play["abandoned"], "lions_win": play["lions_win"],
+         "players": [{**{k: v for k, v in player.items() if k not in ("rank", "occupants", "turn_time")}, "turns": []}
+                     for player in play["players"]]}
         for play in plays]
     assert [outcome["game"] for outcome in records.outcomes("swap5")] == ["swap5", "swap5"]
 

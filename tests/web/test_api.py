@@ -11,6 +11,7 @@ import sqlite3
 
 import pytest
 
+from companion.store import Store
 from web import auth
 
 
@@ -446,7 +447,7 @@ def test_bodiless_routes_take_an_empty_object_too(api, table, host):
 
 def test_a_storage_failure_is_503_and_changes_nothing(api, table, seats):
     """The disk refuses (simulated by a SQLite trigger, so the real write path fails)."""
-    spoiler = sqlite3.connect(table._store.path)
+    spoiler = sqlite3.connect(table.data_dir / Store.FILENAME)
     spoiler.execute("CREATE TRIGGER refuse BEFORE INSERT ON actions BEGIN SELECT RAISE(ABORT, 'disk is full'); END")
     spoiler.commit()
     spoiler.close()

@@ -40,7 +40,8 @@ def bot_app(table, data_dir, thinker):
 @pytest.fixture
 def bots_api(api, table, tmp_path):
     """The api fixture's client, on an app that has bots (not started: nobody moves)."""
-    app, bots = bot_app(table, tmp_path, FirstAction())
+    api.thinker = FirstAction()
+    app, bots = bot_app(table, tmp_path, api.thinker)
     api.client = app.test_client()
     api.bots = bots
     yield api
@@ -102,10 +103,11 @@ def test_a_hint_is_one_of_the_callers_actions_from_its_own_view(bots_api, table)
     view = bots_api.get("/api/view", token=aki).json
     answer = bots_api.get("/api/hint?seconds=0.3", token=aki)
     assert answer.status_code == 200 and answer.json == {"action": view["actions"][0]}
-    # Exactly the caller's view (without what the web adds: is_host, whether the host is here): nothing else reaches the bot.
-    page_own = {key: value for key, value in view.items() if key != "is_host"}
+    # Exactly the caller's view (without what the web adds: is_host, whether the host is here, the turn clock):
+    # nothing else reaches the bot.
+    page_own = {key: value for key, value in view.items() if key not in ("is_host", "clock")}
     page_own["host"] = {key: value for key, value in view["host"].items() if key != "present"}
-    assert bots_api.bots._thinker.views == [page_own]
+    assert bots_api.thinker.views == [page_own]
     not_yours = bots_api.get("/api/hint", token=ben)
     assert not_yours.status_code == 409 and "nothing to hint" in not_yours.json["error"] and not_yours.json["error_ja"]
     bots_api.forget_cookies()
@@ -139,8 +141,8 @@ def test_two_bots_in_the_worker_process_and_a_phone_play_meow_oracle_to_the_end(
                 assert hint in view["actions"]
                 moved = api.post("/api/actions", {"action": hint, "version": view["version"]}, token=phone)
                 assert moved.status_code == 200, moved.json
-            else:
-                time.sleep(0.02)
+            else:  # the bots' turns: wait for the table to change
+                table.wait(view["version"], deadline - time.monotonic())
     finally:
         bots.stop()
         app.extensions["companion"].events.stop()
@@ -250,7 +252,7 @@ def test_a_hint_whose_phone_went_away_is_dropped(api, table, tmp_path):
                               environ_base={"waitress.client_disconnected": lambda: True})
         assert gone.status_code == 503
         [question] = hinter.views
-        assert question.cancelled() and bots._hints == {}  # dropped: the worker never takes it
+        assert question.cancelled() and bots.hints_in_flight == []  # dropped: the worker never takes it
     finally:
         bots.stop()
         app.extensions["companion"].events.stop()

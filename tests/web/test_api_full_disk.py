@@ -11,7 +11,7 @@ def test_a_full_disk_shows_at_the_first_refused_save_and_clears_at_the_first_goo
     version = table.version
     table._store._db = disk = full_disk(table._store._db)
     refused = [api.post("/api/seats/0/join", {"name": "Ann"}) for _ in range(4)]
-    data_dir = str(table._store.path.parent)
+    data_dir = str(table.data_dir)
     assert [answer.status_code for answer in refused] == [503] * 4
     assert not any(data_dir in answer.get_data(as_text=True) for answer in refused)
 

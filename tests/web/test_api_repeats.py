@@ -4,6 +4,8 @@ import random
 
 import pytest
 
+from companion import games
+
 REPEATABLE_MOVES = [  # moves that can leave the mover's options as they were
     ("meow-oracle", {"type": "reveal", "from": "aside"}),
     ("pig-house", {"type": "pig_action"}),
@@ -15,7 +17,7 @@ def reach_a_repeatable_move(table, wanted, seed=0):
     """Play randomly until some seat may make a move like ``wanted`` that leaves what it may
     do and see unchanged (so the rules would take it again); return the seat and the move."""
     chooser = random.Random(seed)
-    game = table._current.game
+    game = games.get(table.game_id)
     for _ in range(500):
         state = table.state()
         for seat in table.view(None)["to_act"]:

@@ -83,12 +83,13 @@ def string_leaks(table, answers: dict[int | None, list]) -> list[str]:
     return found
 
 
-TABLE_FIELDS = {"version", "title", "play_id", "names", "bots", "host", "troubles", "problem", "is_host", "seed_chosen"}
+TABLE_FIELDS = {"version", "title", "play_id", "names", "bots", "host", "troubles", "problem", "is_host", "seed_chosen",
+                "clock"}
 """What the table adds to an engine view that holds no secret: its own version number
 (the engine's moves to ``game_version``), the game's title, its id in the records (a play
 is readable only once it is over), the seats' names and bot levels, who hosts (and whether they are here), what keeps a bot from
-moving (the same words for everyone), why it cannot save (a full disk), if it cannot, whether the game was started with a chosen seed (the same for everyone), and
-(``GET /api/view``) whether the caller is the host."""
+moving (the same words for everyone), why it cannot save (a full disk), if it cannot, whether the game was started with a chosen seed (the same for everyone),
+the turn clock (every seat's turn times, the same for everyone), and (``GET /api/view``) whether the caller is the host."""
 
 TABLE_LOG_FIELDS = {"seq"}
 """What the table adds to each log entry it keeps: its place in the game's whole log."""
@@ -179,7 +180,7 @@ def test_random_games_over_http_leak_no_secret(api, table, host, game_id):
         assert play_and_check(api, table, host, game_id, players, seed=players) == []
 
 
-WITH_SECRETS = [g for g in games.ids() if type(games.get(g))._scramble is not Game._scramble]
+WITH_SECRETS = [g for g in games.ids() if type(games.get(g))._hidden is not Game._hidden]
 
 
 @pytest.mark.parametrize("game_id", WITH_SECRETS)

@@ -11,9 +11,9 @@ from html.parser import HTMLParser
 import pytest
 
 from companion import games
-from companion.games.lion_square import damage
-from companion.games.meow_oracle import score_area
-from web.rules import BOX_GAME
+from companion.games.lion_square.rules import damage
+from companion.games.meow_oracle.rules import score_area
+from web.rules import RULEBOOK
 
 LANGS = ("en", "ja")
 SECTIONS = ("setup", "turn", "scoring", "scoring-example", "end", "companion")
@@ -79,11 +79,15 @@ def test_the_rules_pages_say_what_the_book_says(client, game_id, lang, said):
 
 
 def test_every_game_id_has_rules():
-    assert sorted(BOX_GAME) == sorted(games.ids())
+    """Each game's box (Game.box) has its rule book in both languages."""
+    for game_id in games.ids():
+        for lang in LANGS:
+            assert (RULEBOOK / f"{games.get(game_id).box.id}.{lang}.md").is_file(), (game_id, lang)
+            assert (RULEBOOK / "with-companion" / f"{game_id}.{lang}.md").is_file(), (game_id, lang)
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("game_id", sorted(BOX_GAME))
+@pytest.mark.parametrize("game_id", sorted(games.ids()))
 def test_rules_page_in_each_language(client, game_id, lang):
     html, page = rules_page(client, game_id, lang)
     assert f'<html lang="{lang}">' in html
@@ -98,7 +102,7 @@ def test_rules_page_in_each_language(client, game_id, lang):
     assert "{:" not in html and "{#" not in html, "Markdown attributes left in the text"
 
 
-@pytest.mark.parametrize("game_id", sorted(BOX_GAME))
+@pytest.mark.parametrize("game_id", sorted(games.ids()))
 def test_both_languages_have_the_same_anchors(client, game_id):
     """A hint links to #an-anchor whatever the reader's language."""
     assert rules_page(client, game_id, "en")[1].ids == rules_page(client, game_id, "ja")[1].ids
@@ -106,7 +110,7 @@ def test_both_languages_have_the_same_anchors(client, game_id):
 
 def test_japanese_paragraphs_have_no_line_breaks(client):
     """A line break inside Japanese text shows as a space between the characters."""
-    for game_id in BOX_GAME:
+    for game_id in games.ids():
         html, _ = rules_page(client, game_id, "ja")
         assert not re.search(r"[\u3000-\u9fff\uff00-\uffef]\n[\u3000-\u9fff\uff00-\uffef]", html), game_id
 
@@ -128,13 +132,13 @@ def test_unknown_game_is_a_plain_404_listing_the_games(client):
     html = response.get_data(as_text=True)
     assert response.status_code == 404
     assert "no game called “&lt;b&gt;chess”" in html
-    for game_id in BOX_GAME:
+    for game_id in games.ids():
         assert f'href="/rules/{game_id}"' in html
 
 
 def test_index_lists_every_game(client):
     html = client.get("/rules?lang=ja").get_data(as_text=True)
-    for game_id in BOX_GAME:
+    for game_id in games.ids():
         assert games.get(game_id).title["ja"] in html
 
 

@@ -73,7 +73,7 @@ def answer(server: Server, payload: bytes) -> bytes:
 
 @pytest.mark.parametrize("name", MALFORMED)
 def test_a_malformed_request_is_answered_400_with_one_short_line(server, caplog, monkeypatch, name):
-    monkeypatch.setattr(serve, "_refusals", serve._RefusalLog())  # this test's own rate limit
+    monkeypatch.setattr(serve, "refusals", serve.RefusalLog())  # this test's own rate limit
     caplog.set_level(logging.INFO)
     received = answer(server, MALFORMED[name])
     assert received.split(b"\r\n", 1)[0] in (b"HTTP/1.0 400 Bad Request", b"HTTP/1.1 400 BAD REQUEST"), received[:200]
@@ -85,20 +85,31 @@ def test_a_malformed_request_is_answered_400_with_one_short_line(server, caplog,
     assert len(about_the_request) <= 1 and all(len(record.getMessage()) <= 250 for record in about_the_request), caplog.text
 
 
+class Clock:
+    """Monotonic seconds the test moves."""
+
+    def __init__(self):
+        self.now = 1000.0
+
+    def __call__(self):
+        return self.now
+
+
 def test_refusals_are_logged_once_per_period_with_the_count_left_out(server, caplog, monkeypatch):
-    monkeypatch.setattr(serve, "_refusals", serve._RefusalLog(seconds=3600))
+    clock = Clock()
+    monkeypatch.setattr(serve, "refusals", serve.RefusalLog(seconds=3600, clock=clock))
     caplog.set_level(logging.INFO)
     for _ in range(20):
         assert answer(server, MALFORMED["NUL in a header"]).startswith(b"HTTP/1.0 400")
     refused = [record for record in caplog.records if "malformed" in record.getMessage()]
     assert len(refused) == 1 and not any(record.exc_info for record in caplog.records)
-    serve._refusals._next = 0  # the period is over
+    clock.now += 3600  # the period is over
     answer(server, MALFORMED["TLS hello"])
     assert "19 more not logged" in caplog.records[-1].getMessage()
 
 
 def test_a_long_path_is_logged_short(caplog):
     caplog.set_level(logging.INFO)
-    logging.getLogger("waitress").addFilter(serve._short_lines)
+    logging.getLogger("waitress").addFilter(serve.short_lines)
     logging.getLogger("waitress").info("Client disconnected while serving %s", "/replay/" + HUGE)
     assert len(caplog.records[-1].getMessage()) <= serve.LOG_LINE_CHARS + 1

@@ -411,6 +411,26 @@ export function setTurnAlert(on) {
   }
 }
 
+/** A soft low tone (0.6 s, quieter than the chime): a turn went past the table's target.
+ * Only on a phone that asked for sound, after a tap on this page (as for the turn alert). */
+export function softTone() {
+  if (!turnAlertOn() || !tappedHere) return;
+  wakeAudio();
+  if (!audio) return;
+  if (audio.state === "suspended") audio.resume().catch(() => {});
+  const now = audio.currentTime;
+  const tone = audio.createOscillator();
+  const volume = audio.createGain();
+  tone.type = "sine";
+  tone.frequency.value = 440;
+  volume.gain.setValueAtTime(0.0001, now);
+  volume.gain.exponentialRampToValueAtTime(0.06, now + 0.1);
+  volume.gain.exponentialRampToValueAtTime(0.0001, now + 0.6);
+  tone.connect(volume).connect(audio.destination);
+  tone.start(now);
+  tone.stop(now + 0.65);
+}
+
 /* Whether this page (not an earlier one: Chromium may keep its activation across a reload)
  * has been tapped or typed on. */
 let tappedHere = false;
@@ -426,6 +446,15 @@ export function buzz() {
   if (navigator.vibrate) navigator.vibrate([120, 60, 120]);
   wakeAudio();
   chime();
+}
+
+/** Seconds as people read a clock (the turn clock, the replay's turn times): 0:42, 12:05, 1:02:09. */
+export function clockWords(seconds) {
+  const whole = Math.floor(seconds);
+  const hours = Math.floor(whole / 3600);
+  const minutes = Math.floor((whole % 3600) / 60);
+  const rest = String(whole % 60).padStart(2, "0");
+  return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${rest}` : `${minutes}:${rest}`;
 }
 
 /** Data the server put in the page (seat, join URL, ...). */

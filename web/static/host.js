@@ -28,8 +28,22 @@ function undoQuestion() {
   return t(replies === 1 ? "host.undo_confirm_reply" : "host.undo_confirm_replies", { move, n: replies });
 }
 
-document.getElementById("undo").addEventListener("click", () => {
-  if (window.confirm(undoQuestion())) post("/api/undo", {}, t("host.undone"));
+/** Hold the turn clock while the question is open (the table waits for nobody meanwhile);
+ * a question that cannot say so is still asked. */
+async function holdTheClock(open) {
+  try {
+    await api("/api/clock/question", { method: "POST", body: { open } });
+  } catch {
+    // the clock keeps running: the undo itself matters more
+  }
+}
+
+document.getElementById("undo").addEventListener("click", async () => {
+  const holding = holdTheClock(true); // sent at once: the question does not wait for its answer
+  const yes = window.confirm(undoQuestion());
+  await holding; // let go only after holding (an instant answer must not overtake it)
+  await holdTheClock(false);
+  if (yes) post("/api/undo", {}, t("host.undone"));
 });
 
 document.getElementById("free-all").addEventListener("click", () => {

@@ -9,7 +9,7 @@
 //
 // Nothing on the page is fixed or sticky: on a small phone a pinned bar covers the hand.
 
-import { api, buzz, el, fill, follow, lang, pageData, pick, renderText, say, seatName, setTurnAlert, showProblem, t, turnAlertOn, ApiError } from "./app.js";
+import { api, buzz, clockWords, el, fill, follow, lang, pageData, pick, renderText, say, seatName, setTurnAlert, showProblem, softTone, t, turnAlertOn, ApiError } from "./app.js";
 import { Picker } from "./picker.js";
 import { rendererFor } from "./renderer.js";
 import generic, { plain } from "./games/generic.js";
@@ -98,10 +98,12 @@ async function take(next) {
   renderer = await rendererFor(next.game);
   const sameChoices = view && picker && picker !== sentPicker && JSON.stringify(view.actions) === JSON.stringify(next.actions);
   noticeUndos(next);
+  noticeFirstPlayer(next);
   followHosting(next);
   // A new game (Play again, or one the host started) replaces the deal on screen: every screen says so.
   if (view && next.play_id !== view.play_id) say(t("game.new_started", { title: pick(next.title) }), "notice");
   view = next;
+  clockRead = performance.now();
   if (!sameChoices) {
     picker = new Picker(view.actions, chosen);
     note = "";
@@ -240,6 +242,7 @@ function draw() {
   fill(
     root,
     headline(ctx),
+    firstPlayer(ctx),
     view.over ? null : emptySeats(ctx),
     view.over ? result(ctx) : null,
     board,
@@ -247,6 +250,7 @@ function draw() {
     mode === "play" && view.seat === null ? el("p", { class: "no-seat" }, t("play.no_seat"), " ",
       el("a", { href: pageData.join_path }, t("play.join_link"))) : null,
     seats(ctx),
+    view.over ? null : clockTarget(),
     logList(ctx),
     // Said on every phone, under the game so it never pushes the turn's controls down.
     view.seed_chosen ? el("p", { class: "seed-chosen", "data-testid": "seed-chosen" }, t("play.seed_chosen")) : null,
@@ -285,6 +289,7 @@ function headline(ctx) {
       el("a", { class: "rules-link", href: `/rules/${view.game}`, "data-testid": "rules-link" }, t("play.rules"))),
     status ? el("p", { class: "game-status" }, status) : null,
     line ? el("p", { class: yours ? "turn mine" : "turn", "data-testid": "turn" }, line) : null,
+    turnClock(ctx),
     // A bot that cannot move says why, and that it tries again (the table keeps the words).
     Object.entries(view.troubles || {}).map(([seat, words]) =>
       el("p", { class: "bot-trouble", role: "status", "data-testid": "bot-trouble" },
@@ -292,6 +297,46 @@ function headline(ctx) {
     botsHoldStill() ? el("p", { class: "step-hint", role: "status", "data-testid": "bots-paused" }, t("bots.paused")) : null,
     yours ? sinceLine(ctx) : null,
     hint ? el("p", { class: "step-hint", "data-testid": "hint" }, hint) : null);
+}
+
+/**
+ * Who starts (docs/phone.md, "Who starts"): before the first move, once every seat is taken,
+ * a seated player or the host draws one of the players at random. Two taps: the first only opens the offer, the
+ * second draws (which cannot be taken back). Once drawn, every screen names them until the
+ * first move; the log keeps it.
+ */
+function firstPlayer(ctx) {
+  if (view.over || view.game_version !== 0) return null;
+  const drawn = view.options?.first_player;
+  if (drawn !== undefined) {
+    return el("p", { class: "first-player", role: "status", "data-testid": "first-player" },
+      t("first.drawn", { name: ctx.seatName(drawn) }));
+  }
+  // Offered once everyone is seated: a free seat would leave out whoever sits there next.
+  if (mode !== "play" || (view.seat === null && !isHost) || !view.names.every((name) => name)) return null;
+  const seated = view.names.length;
+  return el("details", { class: "first-player-offer", "data-testid": "first-player-offer" },
+    el("summary", {}, t("first.offer")),
+    el("p", {}, t("first.explain", { n: seated })),
+    el("button", { class: "big", type: "button", "data-testid": "first-player-draw", onclick: drawFirstPlayer },
+      t("first.draw")));
+}
+
+/** Draw who starts (POST /api/first-player); the answer is this phone's view, naming them. */
+async function drawFirstPlayer() {
+  try {
+    await accept(await api("/api/first-player", { method: "POST", body: {} }));
+  } catch (error) {
+    say(error.message, "error");
+    live.refresh();
+  }
+}
+
+/** Every phone says so when who starts has just been drawn (the log's first-player entry). */
+function noticeFirstPlayer(next) {
+  if (!view || view.play_id !== next.play_id || view.options?.first_player !== undefined) return;
+  const entry = (next.log || []).find((line) => line.kind === "first-player");
+  if (entry) say(renderText(pick(entry.text), next.names, next.bots), "notice");
 }
 
 /** Right after an undo, while a bot is awaited: the bots hold still a moment (docs/bots.md),
@@ -361,15 +406,117 @@ async function seatBot(seat, level) {
 /** The players, who is to act, and (from the renderer) what is public about each. */
 function seats(ctx) {
   const waiting = waitingFor(view);
+  const clock = view.clock;
   return el("ol", { class: "seats" }, view.names.map((name, seat) => {
     const toAct = waiting.includes(seat);
+    const timed = clock && clock.seats[seat];
     return el("li", { class: ["seat", toAct ? "to-act" : "", seat === view.seat ? "me" : ""].join(" ").trim() },
       el("span", { class: "seat-name" }, ctx.seatName(seat)),
       seat === view.seat ? el("span", { class: "you" }, t("seat.you")) : null,
       toAct ? el("span", { class: "marker", title: t("seat.to_act") }, "▶ ", t("seat.to_act")) : null,
+      // Each player's time in all this game (its turns in force), ticking during its turn.
+      timed ? el("span", { class: "seat-time", "data-clock-total": seat, "data-testid": "seat-time",
+        title: t("clock.total") }, clockText(timed, "total")) : null,
       renderer.seatInfo(ctx, seat));
   }));
 }
+
+// ---------------------------------------------------------------- the turn clock (docs/phone.md)
+
+let clockRead = 0; // performance.now() when the view's clock was read: running times count on from it
+const toneRung = new Set(); // "play:seat:turn start" of the turns whose target already sounded
+const CLOCK_TARGETS = [30, 60, 90, 120, 180, 300, 600]; // as companion/clock.py offers them
+
+/** A seat's turn or total seconds as of now: the view's, plus the time since it was read while it runs. */
+function clockSeconds(timed, which) {
+  const base = timed[which];
+  if (base == null) return null;
+  return base + (timed.running ? (performance.now() - clockRead) / 1000 : 0);
+}
+
+function clockText(timed, which) {
+  const seconds = clockSeconds(timed, which);
+  return seconds == null ? "" : `⏱ ${clockWords(seconds)}`;
+}
+
+/** Past the target: marked by colour AND symbol AND words, never more (the turn goes on). */
+function overTarget(timed) {
+  const turn = clockSeconds(timed, "turn");
+  return view.clock.target != null && turn != null && turn >= view.clock.target;
+}
+
+/** The seats waited for, each with its turn's time; why the clock stands still; one tap to
+ * pause or resume (anyone seated, or the host). The shared screen shows it without the button. */
+function turnClock(ctx) {
+  const clock = view.clock;
+  if (!clock || view.over || !clock.seats.some((timed) => timed.turn !== null)) return null;
+  const canTap = mode === "play" && (view.seat !== null || isHost);
+  const held = clock.paused || clock.why === "question"; // a tap resumes (and ends a question left open)
+  return el("div", { class: `turn-clock ${clock.running ? "running" : "stopped"}`, "data-testid": "turn-clock",
+    "data-why": clock.why ?? "running" },
+    clock.seats.filter((timed) => timed.turn !== null).map((timed) => clockFace(ctx, timed)),
+    clock.running ? null : el("span", { class: "clock-why", "data-testid": "clock-why" }, "⏸ ", t(`clock.why.${clock.why}`)),
+    canTap ? el("button", { type: "button", class: "clock-toggle", "data-testid": "clock-toggle",
+      "aria-pressed": String(held), onclick: () => setClock({ paused: !held }) },
+      held ? `▶ ${t("clock.resume")}` : `⏸ ${t("clock.pause")}`) : null);
+}
+
+function clockFace(ctx, timed) {
+  const over = overTarget(timed);
+  return el("span", { class: over ? "clock-face over-target" : "clock-face", "data-clock-turn": timed.seat,
+    "data-testid": "clock-face" },
+    `${ctx.seatName(timed.seat)} `, el("span", { class: "clock-time" }, clockFaceText(timed)));
+}
+
+function clockFaceText(timed) {
+  const words = clockText(timed, "turn");
+  return overTarget(timed) ? `${words.replace("⏱", "⌛")} ${t("clock.over_target")}` : words;
+}
+
+/** The per-turn target: a choice under the players (2 taps), shown wherever the clock is. */
+function clockTarget() {
+  const clock = view.clock;
+  if (!clock || mode !== "play" || (view.seat === null && !isHost)) return null;
+  const choice = el("select", { "data-testid": "clock-target", "aria-label": t("clock.target"),
+    onchange: (event) => setClock({ target: event.target.value === "" ? null : Number(event.target.value) }) },
+    el("option", { value: "" }, t("clock.target_none")),
+    CLOCK_TARGETS.map((seconds) => el("option", { value: seconds }, clockWords(seconds))));
+  choice.value = clock.target == null ? "" : String(clock.target);
+  return el("label", { class: "clock-target" }, `⌛ ${t("clock.target")} `, choice);
+}
+
+async function setClock(body) {
+  try {
+    await api("/api/clock", { method: "POST", body });
+  } catch (error) {
+    say(error.message, "error");
+  }
+  live.refresh();
+}
+
+/** Every second: the running times on screen count on, a turn past the target is marked and,
+ * once per turn, sounds softly on a phone that chose sound. Nothing is fetched. */
+function tickClock() {
+  const clock = view && view.clock;
+  if (!clock || !clock.running) return;
+  for (const timed of clock.seats) {
+    if (!timed.running) continue;
+    const face = root.querySelector(`[data-clock-turn="${timed.seat}"]`);
+    if (face) {
+      face.querySelector(".clock-time").textContent = clockFaceText(timed);
+      face.classList.toggle("over-target", overTarget(timed));
+    }
+    const total = root.querySelector(`[data-clock-total="${timed.seat}"]`);
+    if (total) total.textContent = clockText(timed, "total");
+    // This turn: the seat's time before it, the same at every read of the view.
+    const key = `${view.play_id}:${timed.seat}:${Math.round(timed.total - timed.turn)}`;
+    if (overTarget(timed) && !toneRung.has(key)) {
+      toneRung.add(key);
+      softTone();
+    }
+  }
+}
+setInterval(tickClock, 1000);
 
 /** The result: the server's summary first (it names winners, ties and the lions' win), then the scores. */
 function result(ctx) {

@@ -10,7 +10,7 @@
 // The step is in the address (?step=k, or #k for a hand-written link), so a link shows a
 // moment. Buttons, the slider and the ← → keys step.
 
-import { api, el, fill, lang, pick, renderText, say, seatName, t } from "./app.js";
+import { api, clockWords, el, fill, lang, pick, renderText, say, seatName, t } from "./app.js";
 import { Picker } from "./picker.js";
 import { rendererFor } from "./renderer.js";
 
@@ -21,6 +21,8 @@ const stepView = document.getElementById("step-view");
 const handsBox = document.getElementById("hands");
 const stepCount = document.querySelector('[data-testid="step-count"]');
 const moveLine = document.querySelector('[data-testid="move"]');
+const turnLine = el("p", { class: "step-move", "data-testid": "turn-time", hidden: true }); // how long that move's turn took
+moveLine.after(turnLine);
 
 const fetched = new Map(); // step -> the promise of its answer
 let steps = Number(page.dataset.steps);
@@ -70,13 +72,29 @@ function moveText(step) {
   return t(did) === did ? t("replay.moved", { name }) : t(did, { ...move.action, name });
 }
 
-function seatsList(ctx) {
+function seatsList(ctx, clock) {
   const waiting = ctx.view.waiting_for ?? ctx.view.to_act ?? [];
   return el("ol", { class: "seats" }, ctx.view.names.map((name, seat) =>
     el("li", { class: waiting.includes(seat) ? "seat to-act" : "seat" },
       el("span", { class: "seat-name" }, ctx.seatName(seat)),
       waiting.includes(seat) ? el("span", { class: "marker" }, "▶ ", t("seat.to_act")) : null,
+      // Each player's time in the turns they ended by this step (plays kept with the turn clock).
+      clock ? el("span", { class: "seat-time", "data-testid": "seat-time", title: t("clock.total") },
+        `⏱ ${clockWords(clock.totals[seat] || 0)}`) : null,
       renderer.seatInfo(ctx, seat))));
+}
+
+/** The turn clock of a step, when the play kept turn times (null otherwise). */
+function stepClock(answer) {
+  const clock = answer.clock;
+  return clock && (clock.totals.some((seconds) => seconds > 0) || clock.ended.length) ? clock : null;
+}
+
+/** How long the turns the step's move ended took: "Aki ⏱ 0:42". */
+function turnTimes(answer, clock) {
+  if (!clock) return "";
+  return clock.ended.map((turn) => `${seatName(answer.names, turn.seat, answer.bots)} ⏱ ${clockWords(turn.seconds)}`)
+    .join(t("list.separator"));
 }
 
 /** Each seat's hand as its renderer draws a private view, with the seat's name. */
@@ -103,10 +121,12 @@ function draw(answer) {
   fill(stepView,
     status ? el("p", { class: "game-status" }, status) : null,
     el("section", { class: "board", "aria-label": t("board.public") }, renderer.render(ctx)),
-    seatsList(ctx));
+    seatsList(ctx, stepClock(answer)));
   fill(handsBox, hands(answer));
   stepCount.textContent = t("replay.step", { k: answer.step, n: answer.steps });
   moveLine.textContent = moveText(answer.step);
+  turnLine.textContent = turnTimes(answer, stepClock(answer));
+  turnLine.hidden = !turnLine.textContent;
   slider.value = String(answer.step);
   page.querySelector('[data-go="first"]').disabled = page.querySelector('[data-go="back"]').disabled = answer.step === 0;
   page.querySelector('[data-go="last"]').disabled = page.querySelector('[data-go="forward"]').disabled = answer.step === steps;

@@ -23,11 +23,12 @@ What the UI needs is documented in ``docs/trackers.md``.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from . import meow_oracle
-from .base import Game, Words, seat_list, seat_ref, whole_number_problem
-from .rng import Rng
+from . import rules as meow_oracle
+from ..base import FIRST_PLAYER, Game, Words, seat_list, seat_ref, whole_number_problem
+from ..rng import Rng
 
 ROUNDS = meow_oracle.ROUNDS
 
@@ -64,6 +65,7 @@ _STEP_NOW = {
 class MeowOracleScorer(Game):
     id = "meow-oracle-scorer"
     title = {"en": "Meow Oracle scorer", "ja": "オラクルカード 得点計算"}
+    box = meow_oracle.BOX
     min_players = 2
     max_players = 4
     action_fields = {
@@ -86,6 +88,8 @@ class MeowOracleScorer(Game):
         state["areas"] = [_empty_area() for _ in range(players)]
         state["typed"] = [None] * players
         state["rounds"] = []
+        if FIRST_PLAYER in state["options"]:  # drawn before anyone entered it: nobody needs to name it
+            self._name_start_player(state, state["options"][FIRST_PLAYER])
 
     def _to_act(self, state: dict) -> list[int]:
         # Every step is open to every seat: entries are simultaneous, and the table (or the
@@ -125,13 +129,7 @@ class MeowOracleScorer(Game):
     def _apply(self, state: dict, seat: int, action: dict, rng: Rng) -> None:
         kind = action["type"]
         if kind == "start-player":
-            state["start_player"] = action["seat"]
-            state["step"] = "entering"
-            self.log(
-                state,
-                f"{seat_ref(action['seat'])} starts round 1",
-                f"{seat_ref(action['seat'])}が1ラウンド目のスタートプレイヤーです",
-            )
+            self._name_start_player(state, action["seat"])
             return
         if kind == "next-round":
             self._start_round_two(state)
@@ -287,11 +285,23 @@ class MeowOracleScorer(Game):
         new["rounds"] = state["rounds"][:]
         return new
 
+    def _name_start_player(self, state: dict, seat: int) -> None:
+        state["start_player"] = seat
+        state["step"] = "entering"
+        self.log(state, f"{seat_ref(seat)} starts round 1", f"{seat_ref(seat)}が1ラウンド目のスタートプレイヤーです")
+
     # ------------------------------------------------------------------ views
 
     def start_player(self, state: dict) -> int | None:
         """The first round's start player, as entered (None until the first round's entry names it)."""
         return state["rounds"][0]["start_player"] if state["rounds"] else state["start_player"]
+
+    def _restore(self, state: dict, view: dict, rng: Rng) -> None:
+        """Nothing is hidden: the view shows the whole state."""
+        public = view["public"]
+        state.update(step=public["step"], round=public["round"], start_player=public["start_player"],
+                     areas=json.loads(json.dumps(public["areas"])), typed=list(public["typed"]),
+                     rounds=json.loads(json.dumps(public["results"])))
 
     def _public_view(self, state: dict) -> dict:
         players = state["players"]

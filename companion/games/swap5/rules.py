@@ -13,7 +13,7 @@ same move on a phone. So after every move the engine says whose score changed an
 runs (the cells of each line) made or broke it.
 
 What the book leaves to lost figures (the back side's diagonal links, the points per
-run length) is read from ``data/swap5.json``, so an owner of the game can correct it
+run length) is read from ``board.json``, so an owner of the game can correct it
 without touching this file. The default fair layout lives there too.
 """
 
@@ -27,8 +27,8 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from .base import Game, Option, Words, seat_list, seat_ref
-from .rng import Rng
+from ..base import UNSEEN, Box, Game, Hidden, Option, Place, Words, seat_list, seat_ref
+from ..rng import Rng
 
 SIZE = 5
 COLUMNS = "ABCDE"
@@ -61,14 +61,9 @@ _OWNER = {
 }
 """The seat owning each colour, per player count."""
 
-START_SEAT = 0
-"""The start player. The book lets the players choose (who slipped last, the last winner
-...); they sit the chosen player in seat 0 (the first seat)."""
-
-
 def _load_data() -> dict:
-    """The assumed parts of the game, from data/swap5.json (see its ``_assumed`` note)."""
-    return json.loads((Path(__file__).parent / "data" / "swap5.json").read_text(encoding="utf-8"))
+    """The assumed parts of the game, from board.json (see its ``_assumed`` note)."""
+    return json.loads((Path(__file__).parent / "board.json").read_text(encoding="utf-8"))
 
 
 _DATA = _load_data()
@@ -99,7 +94,7 @@ def _back_diagonal_links() -> list[tuple[int, int]]:
         first, second = (CELL_INDEX[name] for name in link.split("-"))
         (r1, c1), (r2, c2) = divmod(first, SIZE), divmod(second, SIZE)
         if abs(r1 - r2) != 1 or abs(c1 - c2) != 1:
-            raise ValueError(f"data/swap5.json: back_diagonals entry {link!r} does not join diagonal neighbours")
+            raise ValueError(f"board.json: back_diagonals entry {link!r} does not join diagonal neighbours")
         links.append((first, second))
     return links
 
@@ -186,7 +181,7 @@ def _line_runs() -> dict[str, tuple[tuple[str, int, int], ...]]:
 LINE_RUNS = _line_runs()
 """The scoring runs of every text a line can hold, as ``(colour, start, end)`` inside the
 text (texts without one are not listed). Public: the two-player bot's search
-(``companion.bots.swap5_search``) scores its boards with the engine's own tables."""
+(:mod:`.search`) scores its boards with the engine's own tables."""
 LINE_SLICES = tuple((line_slice(line), line) for line in LINES)
 """Every line as (its slice of the board string, its cells)."""
 
@@ -238,6 +233,7 @@ def _trump_cards() -> dict[str, tuple[int, ...]]:
 
 
 TRUMP_CARDS = _trump_cards()
+_DEALT_ORDER = tuple(sorted(TRUMP_CARDS))  # the order resample deals unseen cards from
 _TRUMPED_CELLS = {card: operator.itemgetter(*cells) for card, cells in TRUMP_CARDS.items()}
 
 
@@ -449,6 +445,8 @@ class Swap5(Game):
 
     id = "swap5"
     title = {"en": "SWAP 5", "ja": "SWAP 5"}
+    box = Box("swap5", "SWAP 5")
+    bot_module = ".bot"
     min_players = 2
     max_players = 4
     player_counts = (2, 4)  # one colour each, or two each: three players cannot share four colours
@@ -519,9 +517,10 @@ class Swap5(Game):
         deck = sorted(TRUMP_CARDS)
         rng.shuffle(deck)
         hands = {str(s): sorted(deck[s * TRUMPS_PER_PLAYER : (s + 1) * TRUMPS_PER_PLAYER]) for s in range(players)}
+        first = self.first_seat(state)  # the book lets the players choose: who slipped last, the last winner...
         state.update(
             board=board,
-            turn=START_SEAT,
+            turn=first,
             hands=hands,
             out=sorted(deck[players * TRUMPS_PER_PLAYER :]),
             played=[],
@@ -531,9 +530,9 @@ class Swap5(Game):
         self.log(
             state,
             f"New game: {options['board']} board, {options['layout']} layout, {options['direction']}; "
-            f"{seat_ref(START_SEAT)} starts.",
+            f"{seat_ref(first)} starts.",
             f"新しいゲーム: ボード{'表' if options['board'] == 'front' else '裏'}、{_LAYOUT_JA[options['layout']]}、"
-            f"{'時計回り' if options['direction'] == 'clockwise' else '反時計回り'}。{seat_ref(START_SEAT)}から。",
+            f"{'時計回り' if options['direction'] == 'clockwise' else '反時計回り'}。{seat_ref(first)}から。",
             private={s: _welcome_words(OWNED_COLOURS[players][s], tuple(hands[str(s)])) for s in range(players)},
         )
 
@@ -665,7 +664,7 @@ class Swap5(Game):
         way: the turn order from the start player."""
         if state["final_lap"] is not None:
             return self._order_from(state, self._next_seat(state, state["final_lap"]["trigger"]))
-        return self._order_from(state, START_SEAT)
+        return self._order_from(state, self.first_seat(state))
 
     def _describe_move(self, state: dict, seat: int, action: dict, before: str, after: str) -> dict:
         """What a move did, for the table and the phones::
@@ -841,8 +840,8 @@ class Swap5(Game):
             ),
             "colours": {str(s): list(owned) for s, owned in enumerate(OWNED_COLOURS[players])},
             "turn": None if over else state["turn"],
-            "start_seat": START_SEAT,
-            "turn_order": self._order_from(state, START_SEAT),
+            "start_seat": self.first_seat(state),
+            "turn_order": self._order_from(state, self.first_seat(state)),
             "scores": {str(s): score for s, score in enumerate(seat_scores(state["board"], players))},
             "runs": [_run_view(run) for run in runs],
             "trumps_in_hand": {seat: len(hand) for seat, hand in state["hands"].items()},
@@ -864,7 +863,7 @@ class Swap5(Game):
     # ------------------------------------------------------------------ test hooks and copying
 
     def start_player(self, state: dict) -> int:
-        return START_SEAT
+        return self.first_seat(state)
 
     def turn_order(self, players: int, start: int, options: dict) -> list[int]:
         """From ``start``, the way the play's ``direction`` option turns."""
@@ -876,21 +875,26 @@ class Swap5(Game):
         cards = [card for hand in state["hands"].values() for card in hand]
         return pieces + cards + state["out"] + [entry["card"] for entry in state["played"]]
 
-    def _scramble(self, state: dict, seat: int | None, rng: Rng) -> None:
-        """Shuffle the cards ``seat`` cannot see (the other hands and the cards out of the
-        game) among those places, each keeping its count."""
-        state["hands"] = dict(state["hands"])  # copy on write (see _copy)
-        hidden_hands = [key for key in state["hands"] if seat is None or key != str(seat)]
-        pool = state["out"] + [card for key in hidden_hands for card in state["hands"][key]]
-        rng.shuffle(pool)
-        for key in hidden_hands:
-            count = len(state["hands"][key])
-            state["hands"][key], pool = sorted(pool[:count]), pool[count:]
-        state["out"] = sorted(pool)
+    def _hidden(self, state: dict, seat: int | None) -> list[Hidden]:
+        """The other seats' hands and the cards out of the game, each kept sorted."""
+        places = [Place(("hands", key), order=str) for key in sorted(state["hands"], key=int) if key != str(seat)]
+        return [Hidden((*places, Place(("out",), order=str)), cards=_DEALT_ORDER)]
+
+    def _restore(self, state: dict, view: dict, rng: Rng) -> None:
+        public, private, me = view["public"], view["private"], str(view["seat"])
+        counts = public["trumps_in_hand"]
+        state.update(
+            board="".join(public["board"]),
+            turn=public["turn"],
+            hands={seat: list(private["hand"]) if seat == me else [UNSEEN] * counts[seat] for seat in sorted(counts, key=int)},
+            out=[UNSEEN] * public["trumps_out_of_game"],
+            played=[dict(entry) for entry in public["trumps_played"]],
+            final_lap=public["final_lap"],
+            last_move=public["last_move"],
+        )
 
     def _copy(self, state: dict) -> dict:
-        """A copy for apply and scramble_hidden that shares every value: _apply and _scramble
-        give the hands, the played cards and the final lap new containers when they change
+        """A copy for apply that shares every value: _apply gives the hands, the played cards and the final lap new containers when they change
         them (copy on write), Game.log replaces the log, and the rest is immutable (board,
         strings) or only ever replaced whole."""
         return dict(state)

@@ -31,8 +31,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .base import Game, Words, seat_list, seat_ref, whole_number_problem
-from .lion_square import (
+from ..base import FIRST_PLAYER, Game, Hidden, Place, Words, seat_list, seat_ref, whole_number_problem
+from .rules import (
+    BOX,
     CARNIVORE_COUNT,
     GAZELLE_COUNT,
     HERD_START,
@@ -42,7 +43,7 @@ from .lion_square import (
     herd_winners,
     result_summary,
 )
-from .rng import Rng
+from ..rng import Rng
 
 LINES = 3
 """Lines running away from each player across the 3 × 3 square."""
@@ -102,6 +103,7 @@ _STEP_NOW = {
 class LionSquareLedger(Game):
     id = "lion-square-ledger"
     title = {"en": "Lion Square ledger", "ja": "らいおんスクエア 群れ記録"}
+    box = BOX
     min_players = 3
     max_players = 4
     action_fields = {
@@ -295,8 +297,10 @@ class LionSquareLedger(Game):
 
     # ------------------------------------------------------------------ views
 
-    def start_player(self, state: dict) -> None:
-        return None  # the ledger follows herds and losses, not turns: who started is not entered
+    def start_player(self, state: dict) -> int | None:
+        """The ledger follows herds and losses, not turns: who started is only known when it
+        was drawn (the first-player draw), else never entered."""
+        return state["options"].get(FIRST_PLAYER)
 
     def _public_view(self, state: dict) -> dict:
         players = state["players"]
@@ -344,25 +348,32 @@ class LionSquareLedger(Game):
         new["entries"] = [{**entry, "nearest": entry["nearest"][:]} for entry in state["entries"]]
         return new
 
-    def _scramble(self, state: dict, seat: int | None, rng: Rng) -> None:
-        """Give every herd and entry ``seat`` cannot see random values of the same shape
-        (what is filled in stays filled in: who has entered is public)."""
+    def _restore(self, state: dict, view: dict, rng: Rng) -> None:
+        """The other seats' losses are taken as none (their sum is the secret the ledger
+        keeps) unless the game is over, and an entry it shows as made as a typed loss of 0."""
+        public, private, me = view["public"], view["private"], view["seat"]
+        rounds = len(private["losses"])
+        losses = public["losses"] or [list(private["losses"]) if seat == me else [0] * rounds
+                                      for seat in range(view["players"])]
+        mine = private["entry"]
+        entries = [dict(_blank_entry(), typed=0) if entered else _blank_entry() for entered in public["entered"]]
+        entries[me] = {"typed": mine["typed"], "nearest": list(mine["nearest"]), "taken": mine["taken"],
+                       "gazelles": mine["gazelles"]}
+        state.update(step=public["step"], round=public["round"], losses=[list(seat) for seat in losses], entries=entries)
+
+    def _hidden(self, state: dict, seat: int | None) -> list[Hidden]:
+        """While the game is on, the other seats' losses so far, and their entries: an entry
+        trades places only with one filled in alike (who has entered what is public)."""
         if state["result"] is not None:
-            return  # the game is over: everything is revealed
-        for other in range(state["players"]):
-            if other == seat:
-                continue
-            state["losses"][other] = [rng.randbelow(MAX_LOSS + 1) for _ in state["losses"][other]]
-            entry = state["entries"][other]
-            if entry["typed"] is not None:
-                entry["typed"] = rng.randbelow(MAX_LOSS + 1)
-            for line in range(LINES):
-                if entry["nearest"][line] is not None:
-                    entry["nearest"][line] = rng.choice(_nearest_choices(entry["nearest"], line))
-            if entry["taken"] is not None:
-                entry["taken"] = rng.randbelow(MAX_TAKEN + 1)
-            if entry["gazelles"] is not None:
-                entry["gazelles"] = rng.randbelow(GAZELLE_COUNT + 1)
+            return []  # the game is over: everything is revealed
+        others = [other for other in range(state["players"]) if other != seat]
+        alike: dict[tuple, list[Place]] = {}
+        for other in others:
+            shape = tuple(value is None for value in (*state["entries"][other]["nearest"], *(
+                state["entries"][other][key] for key in ("typed", "taken", "gazelles"))))
+            alike.setdefault(shape, []).append(Place(("entries", other)))
+        return [Hidden(tuple(Place(("losses", other)) for other in others)),
+                *(Hidden(tuple(places)) for places in alike.values())]
 
 
 # ---------------------------------------------------------------------- helpers

@@ -1,4 +1,4 @@
-"""The two-player SWAP 5 search (companion/bots/swap5_search.py): its little engine on board
+"""The two-player SWAP 5 search (companion/games/swap5/search.py): its little engine on board
 strings agrees with the real one, it reads the endings the book describes, it sees only
 the seat's view, it ends its games, and what it leaves unread changes no move it may play."""
 
@@ -10,11 +10,11 @@ import pytest
 
 from companion import games
 from companion.bots import choose
-from companion.bots import swap5_search
 from companion.bots.budget import Budget
+from companion.games.swap5 import search as swap5_search
 from companion.bots.greedy import greedy_action
 from companion.bots.ismcts import action_key
-from companion.games import swap5
+from companion.games.swap5 import rules as swap5
 from companion.games.rng import Rng
 from companion.table import Table
 
@@ -62,11 +62,11 @@ def test_its_moves_boards_and_scores_are_the_engines(board):
 
 
 def test_a_tie_goes_to_the_first_to_act_in_the_last_lap():
-    """RULINGS §3: the start player before any last card, else the seat after the one who
-    played their last card."""
-    assert swap5_search.ended((2, 1), None) == 0 and swap5_search.ended((1, 2), 0) == 1
-    assert swap5_search.ended((1, 1), None) == swap5.START_SEAT
-    assert swap5_search.ended((1, 1), 0) == 1 and swap5_search.ended((1, 1), 1) == 0
+    """RULINGS §3: the start player (whoever it is) before any last card, else the seat after
+    the one who played their last card."""
+    assert swap5_search.ended((2, 1), None, 1) == 0 and swap5_search.ended((1, 2), 0, 0) == 1
+    assert swap5_search.ended((1, 1), None, 0) == 0 and swap5_search.ended((1, 1), None, 1) == 1
+    assert swap5_search.ended((1, 1), 0, 0) == 1 and swap5_search.ended((1, 1), 1, 1) == 0
 
 
 def test_it_takes_a_five_and_stops_the_others():

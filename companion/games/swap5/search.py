@@ -23,7 +23,7 @@ leave me?". So does this search:
 
 The rules are played here on the board string with the engine's tables (lines, runs,
 neighbours, trump cards), much faster than the engine's states, which a search at a
-twentieth of a second could not afford; ``tests/bots/test_swap5_search.py`` checks this
+twentieth of a second could not afford; ``tests/games/test_swap5_search.py`` checks this
 little engine against the real one. The moves are weighed best first by a one-move look
 (:meth:`Search.first_look`), so a search cut short by its deadline has weighed the likely
 best. Strong's larger budget lets it look one ply further for its best few moves: after
@@ -45,7 +45,7 @@ from __future__ import annotations
 import itertools
 import math
 
-from ..games import swap5
+from . import rules as swap5
 
 WIN = 100.0
 """A game won (its negative: lost), far above any points lead (at most 4)."""
@@ -220,13 +220,13 @@ def step_points(board: str, after: str, scores: tuple[int, int], lines) -> tuple
     return first, second
 
 
-def ended(scores: tuple[int, int], trigger: int | None) -> int:
+def ended(scores: tuple[int, int], trigger: int | None, start: int) -> int:
     """The winner of a game that ends with ``scores``: the highest score; a tie goes to the
     first to act in the last lap (RULINGS §3): the seat after ``trigger``, who played their
-    last trump card, or the start player when nobody has."""
+    last trump card, or the ``start`` player when nobody has."""
     if scores[0] != scores[1]:
         return 0 if scores[0] > scores[1] else 1
-    return swap5.START_SEAT if trigger is None else 1 - trigger
+    return start if trigger is None else 1 - trigger
 
 
 class _OutOfTime(Exception):
@@ -251,6 +251,7 @@ class Search:
         self.undo = None if not last or last["seat"] != self.other or last["type"] == "trump" else {last["from"], last["to"]}
         lap = public["final_lap"]
         self.trigger = None if lap is None else lap["trigger"]
+        self.start = public["start_seat"]
         late = (view["version"] - LATE) / (LAST_CALL - LATE)
         self.budget = None  # set by run; None: no deadline (every move is read in full)
         self._judged_other = {}  # judge_other's values, by position
@@ -295,10 +296,10 @@ class Search:
         leaves the bot that little, the rest need not be read."""
         me, other = self.me, self.other
         if max(scores) >= swap5.WINNING_SCORE:
-            return self._won(ended(scores, self.trigger))
+            return self._won(ended(scores, self.trigger, self.start))
         trigger = self.trigger
         if trigger is not None:  # the bot was the last to move
-            return self._won(ended(scores, trigger))
+            return self._won(ended(scores, trigger, self.start))
         if played_last:
             trigger = me
         rules = self.rules
@@ -350,9 +351,9 @@ class Search:
         """The bot to move after the other's answer: the game's end, or the position judged
         (at depth 3, a value of ``cap`` or more may stand for any value above it)."""
         if max(scores) >= swap5.WINNING_SCORE:
-            return self._won(ended(scores, trigger))
+            return self._won(ended(scores, trigger, self.start))
         if trigger == self.me:  # the other's answer was the last turn
-            return self._won(ended(scores, trigger))
+            return self._won(ended(scores, trigger, self.start))
         if depth >= 3:
             return self._best_next(board, scores, hand, held, unseen, cap)
         return self.judge(board, scores, hand)
@@ -370,7 +371,7 @@ class Search:
             after = swap5.trumped(board, card)
             scores = points(after)
             if max(scores) >= swap5.WINNING_SCORE:
-                found.append((self._won(ended(scores, self.other)), False))
+                found.append((self._won(ended(scores, self.other, self.start)), False))
             else:
                 won_by = self._last_turn_won_by(after, scores, hand, self.other)
                 found.append((WIN if won_by else -WIN, won_by == "card"))
@@ -411,10 +412,10 @@ class Search:
         when one of its trump cards does, else None."""
         me = self.me
         for a, b in self.rules.steps(board, me):
-            if ended(step_points(board, stepped(board, a, b), scores, self.rules.pairs[a, b]), trigger) == me:
+            if ended(step_points(board, stepped(board, a, b), scores, self.rules.pairs[a, b]), trigger, self.start) == me:
                 return "step"
         for card in hand:
-            if ended(points(swap5.trumped(board, card)), trigger) == me:
+            if ended(points(swap5.trumped(board, card)), trigger, self.start) == me:
                 return "card"
         return None
 
@@ -435,7 +436,7 @@ class Search:
         best = -math.inf
         for after, found in nexts:
             if max(found) >= swap5.WINNING_SCORE:
-                value = self._won(ended(found, None))
+                value = self._won(ended(found, None, self.start))
             else:
                 value = self.judge_other(after, found, hand, held, unseen)
             if value > best:
@@ -506,7 +507,7 @@ class Search:
         """A move's worth before the search: the points lead it leaves (a win first)."""
         action, board, scores, hand = move
         if max(scores) >= swap5.WINNING_SCORE:
-            return self._won(ended(scores, self.trigger))
+            return self._won(ended(scores, self.trigger, self.start))
         return scores[self.me] - scores[self.other]
 
     def undoing(self, action: dict) -> float:
@@ -565,7 +566,7 @@ class Search:
         return ties[rng.randbelow(len(ties))][0]
 
 
-def patient(game, view: dict, actions: list[dict]) -> list[dict]:
+def narrowed(game, view: dict, actions: list[dict]) -> list[dict]:
     """The actions the bot weighs: all of them, but only its trump cards after
     :data:`LAST_CALL` moves while it holds one, and after :data:`FIRST_CALL` while it holds
     two."""

@@ -17,8 +17,8 @@ from itertools import chain, compress
 from operator import not_
 from typing import Any
 
-from .base import Game, Words, seat_list, seat_ref
-from .rng import Rng
+from ..base import UNSEEN, Box, Game, Hidden, Place, Words, seat_list, seat_ref
+from ..rng import Rng
 
 COLOURS = ("red", "blue", "green")
 """The three ordinary colours; each has the numbers 0–10 once."""
@@ -155,6 +155,10 @@ CARD_NUMBER = {card_id: card["n"] for card_id, card in CARD.items()}
 CARD_COLOUR_BITS = {card_id: COLOUR_BITS[card["color"]] for card_id, card in CARD.items()}
 
 
+BOX = Box("meow-oracle", "Meow Oracle (オラクルカード)")
+"""The box, which the scorer follows too."""
+
+
 class MeowOracle(Game):
     """The rules engine. State keys besides the base's (seats index every per-seat list):
 
@@ -177,6 +181,8 @@ class MeowOracle(Game):
 
     id = "meow-oracle"
     title = {"en": "Meow Oracle", "ja": "オラクルカード"}
+    box = BOX
+    bot_module = ".bot"
     min_players = 2
     max_players = 4
     options = ()
@@ -188,7 +194,7 @@ class MeowOracle(Game):
         players = state["players"]
         state["wins"] = [0] * players
         state["history"] = []
-        self._start_round(state, rng, round_number=1, start=0)
+        self._start_round(state, rng, round_number=1, start=self.first_seat(state))
 
     def _start_round(self, state: dict, rng: Rng, round_number: int, start: int) -> None:
         """Shuffle all 36 cards and deal 9 face down to each area; ``start`` goes first."""
@@ -216,10 +222,8 @@ class MeowOracle(Game):
         return [state["turn"]]
 
     def _reveal_count(self, state: dict, seat: int) -> int:
-        """Cards to reveal on ``seat``'s turn: 3; with 2 players 2, except 3 on its first turn."""
-        if state["players"] == 2 and state["turns"][seat] > 0:
-            return 2
-        return 3
+        """Cards to reveal on ``seat``'s turn (see :func:`_turn_size`)."""
+        return _turn_size(state["players"], state["turns"][seat])
 
     def _recipients(self, state: dict, seat: int) -> list[int]:
         """Who is handed one revealed card, once per card: yourself, the next player and
@@ -570,25 +574,85 @@ class MeowOracle(Game):
             found += cards
         return found + state["unused"] + state["revealed"]
 
-    def _scramble(self, state: dict, seat: int | None, rng: Rng) -> None:
-        """Face-down cards are hidden from every seat alike: shuffle all of them (areas,
-        set-aside piles, unused cards) among their places, whoever ``seat`` is."""
-        state["down"] = [area[:] for area in state["down"]]
-        state["aside"] = [pile[:] for pile in state["aside"]]
-        state["unused"] = state["unused"][:]
-        places = [(area, cell) for area in state["down"] for cell in range(CELLS) if area[cell]]
-        places += [(pile, index) for pile in state["aside"] for index in range(len(pile))]
-        places += [(state["unused"], index) for index in range(len(state["unused"]))]
-        cards = [where[index] for where, index in places]
-        rng.shuffle(cards)
-        for (where, index), card in zip(places, cards):
-            where[index] = card
+    def _hidden(self, state: dict, seat: int | None) -> list[Hidden]:
+        """Face-down cards are hidden from every seat alike: the areas' face-down cards, the
+        set-aside piles and the unused cards, whoever ``seat`` is."""
+        places = [Place(("down", area, cell)) for area, cards in enumerate(state["down"])
+                  for cell in range(CELLS) if cards[cell]]
+        places += [Place(("aside", area)) for area in range(len(state["aside"]))]
+        return [Hidden((*places, Place(("unused",))), cards=DECK)]
+
+    def _restore(self, state: dict, view: dict, rng: Rng) -> None:
+        public, players = view["public"], view["players"]
+        cells = [[cell for row in area for cell in row] for area in public["areas"]]
+        turn = public["turn"]
+        state["turns"] = turns = _turns_done(public, players)
+        still = list(public["owed"])
+        owed = []
+        for seat in self._recipients(state, turn):
+            if still[seat]:
+                owed.append(seat)
+                still[seat] -= 1
+        state.update(
+            round=public["round"],
+            start=public["start_player"],
+            turn=turn,
+            step=public["step"],
+            up=[[cell["id"] if cell and cell["face"] == "up" else None for cell in area] for area in cells],
+            down=[[UNSEEN if cell and cell["face"] == "down" else None for cell in area] for area in cells],
+            aside=[[UNSEEN] * count for count in public["aside"]],
+            unused=[UNSEEN] * public["unused"],
+            revealed=[card["id"] for card in public["revealed"]],
+            owed=owed,
+            to_place=[[card["id"] for card in cards] for cards in public["to_place"]],
+            turns=turns,
+            wins=list(public["wins"]),
+            history=[
+                {
+                    "round": record["round"],
+                    "start": record["start_player"],
+                    "areas": [[card["id"] for row in area for card in row] for area in record["areas"]],
+                    "points": record["points"],
+                    "wins": record["wins"],
+                }
+                for record in public["history"]
+            ],
+        )
 
     def _copy(self, state: dict) -> dict:
         """A copy that shares every value with ``state``: the engine changes no list of the
         state in place before taking its own copy (see :func:`_own`; the base replaces the
         log), so an action copies only what it changes."""
         return dict(state)
+
+
+def _turn_size(players: int, turns_done: int) -> int:
+    """Cards a turn reveals and hands out (RULINGS §2): 3; with 2 players 2, except 3 on a
+    seat's first turn of the round."""
+    return 2 if players == 2 and turns_done > 0 else 3
+
+
+def _turns_done(public: dict, players: int) -> list[int]:
+    """The turns each seat has finished this round, counted back from the cards handed out
+    (the engine keeps the count; the view shows only the cards)."""
+    handed = sum(cell.get("face") == "up" for area in public["areas"] for row in area for cell in row if cell)
+    handed += sum(len(cards) for cards in public["to_place"]) + len(public["revealed"])
+    turns = [0] * players
+    seat, done = public["start_player"], 0
+    while True:
+        size = _turn_size(players, turns[seat])
+        if public["step"] == "reveal" and done == handed - len(public["revealed"]):
+            break
+        if public["step"] != "reveal" and done + size == handed:
+            break
+        if done > handed:
+            raise ValueError("this Meow Oracle view does not add up: its cards match no number of finished turns")
+        done += size
+        turns[seat] += 1
+        seat = (seat + 1) % players
+    if seat != public["turn"]:
+        raise ValueError("this Meow Oracle view does not add up: the cards handed out do not lead to the seat on turn")
+    return turns
 
 
 def _face_down(down: list) -> compress:

@@ -2,7 +2,7 @@
 
 The rules as implemented are in ``docs/rules/lion-square.md``; RULINGS.md section 1 settles
 what the book leaves open. The deck is not printed in the book: it is a guess kept in
-``data/lion-square-deck.json`` so that an owner of the game can correct it.
+``deck.json`` so that an owner of the game can correct it.
 
 Card ids are ``"<species>-<number>"`` (``"lion-3"``) and ``"gazelle-1"``, ``"gazelle-2"``.
 
@@ -15,13 +15,12 @@ from __future__ import annotations
 import json
 from bisect import insort
 from dataclasses import dataclass
-from itertools import islice
 from pathlib import Path
 
-from .base import Game, Words, seat_list, seat_ref
-from .rng import Rng
+from ..base import UNSEEN, Box, Game, Hidden, Place, Words, seat_list, seat_ref
+from ..rng import Rng
 
-_DECK_FILE = Path(__file__).parent / "data" / "lion-square-deck.json"
+_DECK_FILE = Path(__file__).parent / "deck.json"
 
 CARNIVORE_COUNT = 30
 """The book: "30 carnivore cards". The deck file must add up to it."""
@@ -62,7 +61,9 @@ _COLOR = {card: card.split("-")[0] for card in CARNIVORES} | {card: None for car
 """Card id -> its colour (species); None for a gazelle, which has no colour."""
 CARD_VALUE = {card: int(card.split("-")[1]) for card in CARNIVORES} | {card: 0 for card in GAZELLES}
 """Card id -> the number it adds to the damage when nearest to a side (a gazelle: 0)."""
-_ORDER = {card: i for i, card in enumerate(CARNIVORES + GAZELLES)}
+DECK_ORDER = CARNIVORES + GAZELLES
+"""Every card, in the order the engine keeps hands in (and resample deals unseen cards from)."""
+_ORDER = {card: i for i, card in enumerate(DECK_ORDER)}
 """Hands are kept in this order, so a hand's order says nothing about where a card came from."""
 _NAMES = {s["id"]: (s["en"], s["ja"]) for s in SPECIES}
 
@@ -222,6 +223,10 @@ STEPS = {"pass": ("pass",), "start": ("place",), "turn": ("play", "take"), "plac
 _NEIGHBOURS = ((-1, 0), (1, 0), (0, -1), (0, 1))
 
 
+BOX = Box("lion-square", "Lion Square (らいおんスクエア)")
+"""The box, which the ledger follows too."""
+
+
 class LionSquare(Game):
     """The Lion Square engine. The field is stored as ``[row, column, card]`` triples in the
     order the cards were put down. Coordinates are relative to the first card of the current
@@ -231,6 +236,8 @@ class LionSquare(Game):
 
     id = "lion-square"
     title = {"en": "Lion Square", "ja": "らいおんスクエア"}
+    box = BOX
+    bot_module = ".bot"
     min_players = 3
     max_players = 4
     options = ()
@@ -242,7 +249,7 @@ class LionSquare(Game):
         players = state["players"]
         state["round"] = 1
         state["herds"] = [HERD_START] * players
-        state["start_player"] = 0
+        state["start_player"] = self.first_seat(state)
         state["last_round"] = None
         self._deal(state, rng)
 
@@ -652,7 +659,7 @@ class LionSquare(Game):
     # ------------------------------------------------------------------ test hooks and speed
 
     def start_player(self, state: dict) -> int:
-        return 0  # the first round's start player (later rounds start after the last placer)
+        return self.first_seat(state)  # the first round's (later rounds start after the last placer)
 
     def _components(self, state: dict) -> list:
         found = list(state["pile"])
@@ -664,47 +671,76 @@ class LionSquare(Game):
         found.extend(card for card in state["passes"] if card is not None)
         return found
 
-    def _scramble(self, state: dict, seat: int | None, rng: Rng) -> None:
-        """Shuffle among themselves: the Square pile, the face-down taken cards (everyone's:
-        only their counts show), the hands and chosen passes of the other seats; the cards the
-        other seats passed and received this round (their records, not components); and, while
+    def _hidden(self, state: dict, seat: int | None) -> list[Hidden]:
+        """The other seats' hands (kept in deck order) and chosen passes, the face-down taken
+        cards (everyone's: only their counts show) and the Square pile; the cards the other
+        seats passed and received this round (their records, not components); and, while
         the game is on, the other seats' herd values."""
-        others = [s for s in range(state["players"]) if s != seat]
-        hidden = list(state["pile"])
-        for cards in state["taken"]:
-            hidden.extend(cards)
-        for other in others:
-            hidden.extend(state["hands"][other])
-            if state["passes"][other] is not None:
-                hidden.append(state["passes"][other])
-        rng.shuffle(hidden)
-        stream = iter(hidden)
-
-        def deal(count: int) -> list[str]:
-            return list(islice(stream, count))
-
-        state["pile"] = deal(len(state["pile"]))
-        state["taken"] = [deal(len(cards)) for cards in state["taken"]]
-        hands = _own(state, "hands")
-        passes = _own(state, "passes")
-        for other in others:
-            hands[other] = sorted(deal(len(hands[other])), key=_ORDER.__getitem__)
-            if passes[other] is not None:
-                passes[other] = deal(1)[0]
-        records = [state[key][other] for key in ("passed", "received") for other in others]
-        swapped = [card for cards in records for card in cards]
-        rng.shuffle(swapped)
-        stream = iter(swapped)
-        for key in ("passed", "received"):
-            lists = _own(state, key)
-            for other in others:
-                lists[other] = list(islice(stream, len(lists[other])))
+        others = [other for other in range(state["players"]) if other != seat]
+        cards = [Place(("hands", other), order=_ORDER.__getitem__) for other in others]
+        cards += [Place(("taken", taker)) for taker in range(state["players"])]
+        cards += [Place(("pile",))]
+        cards += [Place(("passes", other)) for other in others if state["passes"][other] is not None]
+        hidden = [Hidden(tuple(cards), cards=DECK_ORDER),
+                  Hidden(tuple(Place((key, other)) for key in ("passed", "received") for other in others))]
         if state["result"] is None:
-            herds = _own(state, "herds")
-            shuffled = [herds[other] for other in others]
-            rng.shuffle(shuffled)
-            for other, herd in zip(others, shuffled):
-                herds[other] = herd
+            hidden.append(Hidden(tuple(Place(("herds", other)) for other in others)))
+        return hidden
+
+    def _restore(self, state: dict, view: dict, rng: Rng) -> None:
+        """What the view shows; the cards this seat passed this round placed where they may
+        be (:func:`_place_my_passes`); the others' herds estimated (:func:`_estimated_herds`);
+        a seat that has chosen its pass holds it in hand until :meth:`_restore_after_deal`."""
+        public, private, me = view["public"], view["private"], view["seat"]
+        players = view["players"]
+        chosen = public["chosen"] or [False] * players
+        others = [seat for seat in range(players) if seat != me]
+        field = [[entry["cell"][0], entry["cell"][1], entry["card"]] for entry in public["field"]]
+        passing = private["passing"]
+        seen = set(private["hand"]) | {card for _, _, card in field} | ({passing} if passing else set())
+        unseen = {card for card in DECK_ORDER if card not in seen}
+        sizes = {seat: public["hand_sizes"][seat] + chosen[seat] for seat in others}
+        known = _place_my_passes(private["passed"], unseen, public, me, players, sizes, rng)
+        hands = [[] for _ in range(players)]
+        hands[me] = list(private["hand"])
+        for seat in others:
+            mine = known.get(seat, [])
+            hands[seat] = mine + [UNSEEN] * (sizes[seat] - len(mine))
+        taken = []
+        for seat, count in enumerate(public["taken"]):
+            mine = known.get(("taken", seat), [])
+            taken.append(mine + [UNSEEN] * (count - len(mine)))
+        passed = [[] for _ in range(players)]  # what the others passed this round is unknown, and no rule reads it
+        received = [[] for _ in range(players)]
+        passed[me], received[me] = list(private["passed"]), list(private["received"])
+        passes = [None] * players
+        passes[me] = passing
+        state.update(
+            round=public["round"],
+            start_player=public["start_player"],
+            step=public["step"],
+            turn=public["turn"],
+            adjustment=public["adjustment"] or ADJUSTMENTS,
+            field=field,
+            hands=hands,
+            taken=taken,
+            pile=[UNSEEN] * public["pile"],
+            passes=passes,
+            passed=passed,
+            received=received,
+            last_round=public["last_round"],
+            # Read only when a round ends, and written just before by the card that ends it.
+            last_placer=None,
+            herds=_estimated_herds(public, private, me, players),
+        )
+
+    def _restore_after_deal(self, state: dict, view: dict, rng: Rng) -> None:
+        """Other seats' hidden passes: a legal pass out of the hand they held before choosing."""
+        chosen = view["public"]["chosen"] or [False] * view["players"]
+        for seat in range(view["players"]):
+            if seat != view["seat"] and chosen[seat]:
+                state["passes"][seat] = rng.choice(self.legal_actions(state, seat))["card"]
+                state["hands"][seat].remove(state["passes"][seat])
 
     def _copy(self, state: dict) -> dict:
         """A copy that shares every value with ``state``: this engine never changes a list of
@@ -1090,3 +1126,67 @@ def _cell_problem(field: list, kind: str, card: str, cell) -> Words | None:
 
 
 GAME = LionSquare()
+
+
+# ---------------------------------------------------------------------- resampling a view
+
+
+def _cell_of(card: str | None) -> dict | None:
+    """A card id as damage reads a cell (ids are "<species>-<number>", "gazelle-<k>")."""
+    if card is None:
+        return None
+    species, number = card.split("-")
+    return {"gazelle": True} if species == "gazelle" else {"color": species, "n": int(number)}
+
+
+def _public_loss(last_round: dict, seat: int) -> int:
+    """What ``seat`` lost in the last round, as far as the table saw: the field and the
+    taken cards (the gazelles left in its hand were secret)."""
+    cells = [[_cell_of(card) for card in row] for row in last_round["grid"]]
+    return damage(cells, SIDES[seat], last_round["taken"][seat], 0)
+
+
+def _place_my_passes(
+    passed: list[str], unseen: set[str], public: dict, me: int, players: int, sizes: dict, rng: Rng
+) -> dict:
+    """Where the cards this seat passed this round may be, and one such place for each that
+    it cannot see, as ``{seat: [cards]}`` (hands, a chosen pass included) and ``{("taken",
+    seat): [cards]}``. A card passed in adjustment ``a`` went to the left neighbour; each
+    adjustment finished since may have moved it one seat further left (the holder chose it).
+    Until the round's first card is put down it is still in one of those hands; after that
+    it may also have been played and taken face down. It is never in the Square pile.
+    The latest passes, the most constrained, are placed first: their places are nested
+    within those of earlier passes, so a free slot is always left (see test_sampling)."""
+    finished = len(passed)
+    playing = public["step"] not in ("pass", "start")
+    room = dict(sizes) | ({("taken", seat): count for seat, count in enumerate(public["taken"])} if playing else {})
+    placed: dict = {}
+    for adjustment in range(finished, 0, -1):
+        card = passed[adjustment - 1]
+        if card not in unseen:
+            continue
+        hops = 1 + finished - adjustment
+        holders = [(me + step) % players for step in range(1, hops + 1)]
+        places = [seat for seat in dict.fromkeys(holders) if seat != me]
+        if playing:
+            places += [("taken", seat) for seat in range(players)]
+        slots = [place for place in places for _ in range(room[place])]
+        if not slots:
+            raise ValueError("this lion-square view does not add up: a card this seat passed has nowhere to be")
+        place = rng.choice(slots)
+        room[place] -= 1
+        placed.setdefault(place, []).append(card)
+    return placed
+
+
+def _estimated_herds(public: dict, private: dict, me: int, players: int) -> list[int]:
+    """Herds are secret until the end. The seat knows its own; for the others it assumes the
+    same losses as its own except for the last round's public damage, the one difference the
+    view shows (see docs/bots.md: the view keeps no earlier rounds)."""
+    herds = [private["herd"]] * players
+    last = public["last_round"]
+    if last is not None:
+        mine = _public_loss(last, me)
+        herds = [private["herd"] + mine - _public_loss(last, seat) for seat in range(players)]
+    herds[me] = private["herd"]
+    return herds

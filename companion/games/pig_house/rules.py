@@ -10,7 +10,7 @@ endings and the ranking with its tie-breakers.
 
 The components the book does not list (the track layout, the die faces, the wolf and
 happening decks) come from an *edition*: the shipped, assumed one
-(``data/pig-house-edition.json``) or the owner's own, whose content (read with
+(``edition.json``) or the owner's own, whose content (read with
 :func:`load_edition`) is given in the ``edition`` option. :func:`validate_edition`
 refuses a bad one naming the field. The option holds the content, never a path: a
 game's options are recorded with it, so it replays the same even if the file changes
@@ -34,8 +34,8 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from .base import Game, Option, Words, seat_list, seat_ref
-from .rng import Rng
+from ..base import UNSEEN, Box, Game, Hidden, Option, Place, Words, seat_list, seat_ref
+from ..rng import Rng
 
 PIGS_PER_PLAYER = 3
 MAX_WOLVES = 3
@@ -220,7 +220,7 @@ def load_edition(path: str | None = None) -> dict:
 
 @lru_cache(maxsize=1)
 def _shipped_edition() -> dict:
-    text = resources.files(__package__).joinpath("data", "pig-house-edition.json").read_text(encoding="utf-8")
+    text = resources.files(__package__).joinpath("edition.json").read_text(encoding="utf-8")
     return _parse_edition(text, "shipped with the companion")
 
 
@@ -266,6 +266,7 @@ def _clone(value: Any) -> Any:
 class PigHouse(Game):
     id = "pig-house"
     title = {"en": "Pig House (tracker)", "ja": "絶対安全‼3匹のこぶたハウス(トラッカー)"}
+    box = Box("pig-house", "Pig House (絶対安全‼3匹のこぶたハウス)")
     min_players = 2
     max_players = 4
     action_fields = {
@@ -347,12 +348,13 @@ class PigHouse(Game):
             state.update(deck=deck, discard=[], movement_pile=[])
         else:
             state["deck_left"] = len(edition["wolf_cards"])
+        first = self.first_seat(state)
         self.log(
             state,
-            f"Scouting begins; {seat_ref(0)} starts. Wolves at the forest, {players} attack chips.",
-            f"下見開始。スタートプレイヤーは{seat_ref(0)}。オオカミは森のマス、攻撃予定チップ{players}枚。",
+            f"Scouting begins; {seat_ref(first)} starts. Wolves at the forest, {players} attack chips.",
+            f"下見開始。スタートプレイヤーは{seat_ref(first)}。オオカミは森のマス、攻撃予定チップ{players}枚。",
         )
-        self._begin_turn(state, 0, number=1)
+        self._begin_turn(state, first, number=1)
 
     # ------------------------------------------------------------------ whose turn, what is legal
 
@@ -1167,7 +1169,7 @@ class PigHouse(Game):
     # ------------------------------------------------------------------ test hooks and copying
 
     def start_player(self, state: dict) -> int:
-        return 0  # scouting begins with the first seat
+        return self.first_seat(state)  # scouting begins with it
 
     def _components(self, state: dict) -> list | None:
         """The happening cards always, and the wolf cards when the companion holds the deck."""
@@ -1179,35 +1181,82 @@ class PigHouse(Game):
             found += [placed] if placed is not None else []
         return found
 
-    def _scramble(self, state: dict, seat: int | None, rng: Rng) -> None:
-        """Shuffle every face-down card: the happening deck with the unflipped corner cards, and
-        (virtual deck) the wolf cards whose face is hidden. The number on a wolf card's back is
+    def _hidden(self, state: dict, seat: int | None) -> list[Hidden]:
+        """Every card whose face the views do not show: the happening deck with the unflipped
+        corner cards and the discards (the views count them; the happenings of the turn, shown,
+        stay where they are), and (virtual deck) the wolf cards of the deck, the discards, the
+        movement pile and the card placed beside the deck. The number on a wolf card's back is
         public, so the placed card and the deck's top card only trade with cards of their number."""
-        corners = [name for name in CORNERS if state["corner_cards"][name] is not None]
-        hidden = state["happening_deck"] + [state["corner_cards"][name] for name in corners]
-        rng.shuffle(hidden)
-        for name in corners:
-            state["corner_cards"][name] = hidden.pop()
-        state["happening_deck"] = hidden
+        corners = [Place(("corner_cards", name)) for name in CORNERS if state["corner_cards"][name] is not None]
+        shown = len(state["turn"]["happenings"])
+        discards = [Place(("happening_discard", index)) for index in range(len(state["happening_discard"]) - shown)]
+        happenings = tuple(card["id"] for card in state["edition"]["happenings"])
+        hidden = [Hidden((Place(("happening_deck",)), *corners, *discards), cards=happenings)]
         if "deck" not in state:
-            return
-        turn = state["turn"]
-        deck, pile = state["deck"], state["movement_pile"]
-        slots = [(deck, i) for i in range(len(deck))] + [(pile, i) for i in range(len(pile))]
-        constrained = [0] if deck else []
-        if turn["placed"] is not None:
-            constrained.append(len(slots))
-            slots.append((turn, "placed"))
+            return hidden
         number = {card["id"]: card["number"] for card in state["edition"]["wolf_cards"]}
-        pool = [where[key] for where, key in slots]
-        rng.shuffle(pool)
-        for index in constrained:
-            where, key = slots[index]
-            need = number[where[key]]
-            where[key] = pool.pop(next(i for i, card in enumerate(pool) if number[card] == need))
-        for index, (where, key) in enumerate(slots):
-            if index not in constrained:
-                where[key] = pool.pop()
+        deck = state["deck"]
+        places = [Place(("deck", index), back=number[deck[index]] if index == 0 else None) for index in range(len(deck))]
+        places += [Place(("movement_pile",)), Place(("discard",))]
+        placed = state["turn"]["placed"]
+        if placed is not None:
+            places.append(Place(("turn", "placed"), back=number[placed]))
+        return [*hidden, Hidden(tuple(places), cards=tuple(number), back=number.__getitem__)]
+
+    def _restore(self, state: dict, view: dict, rng: Rng) -> None:
+        """What the view shows; the virtual deck's top card and the card placed beside it, whose
+        numbers show, are drawn among the unseen wolf cards of those numbers. What no view
+        shows and no rule reads again is taken plainly: the wolf numbers keyed this turn."""
+        public = view["public"]
+        numbers = {card["id"]: card["number"] for card in state["edition"]["wolf_cards"]}
+        turn_happenings = [card["id"] for card in public["happenings"]]
+        happening_counts = public["happening_deck"]
+        schedule = [None if chip["card"] is None else _entry(chip["card"]) for chip in public["schedule"]]
+        attack = public["attack"]
+        state.update(
+            phase=public["phase"],
+            scout_distance=public["scout_distance"],
+            wolves=[{"id": wolf["id"], "square": wolf["square"]} for wolf in public["wolves"]],
+            next_wolf_id=max(wolf["id"] for wolf in public["wolves"]) + 1,
+            schedule=schedule,
+            reshuffled=public["wolf_deck"]["reshuffled"],
+            last_move=public["last_move"],
+            corner_cards={name: None if public["corners_flipped"][name] else UNSEEN for name in CORNERS},
+            happening_deck=[UNSEEN] * happening_counts["left"],
+            happening_discard=[UNSEEN] * (happening_counts["discard"] - len(turn_happenings)) + turn_happenings,
+            pots=public["pots"],
+            pigs=list(public["pigs"]),
+            invincibility_used=list(public["invincibility_used"]),
+            ending=public["ending"],
+            tiebreak=public["tiebreak"],
+        )
+        placed = public["placed_number"]
+        keyed = {"top": [placed], "second": [min(numbers.values())]}.get(public["keying"], [])
+        if "deck" in state:
+            counts = public["wolf_deck"]
+            seen = {entry["card"] for entry in schedule if entry is not None}
+            free = [card for card in numbers if card not in seen]
+            rng.shuffle(free)
+            top = [] if counts["top_number"] is None else [_take(free, numbers, counts["top_number"])]
+            placed = None if placed is None else _take(free, numbers, placed)
+            state.update(deck=top + [UNSEEN] * (counts["left"] - len(top)), discard=[UNSEEN] * counts["discard"],
+                         movement_pile=[UNSEEN] * counts["movement_pile"])
+        else:
+            state["deck_left"] = public["wolf_deck"]["left"]
+        state["turn"] = {
+            "number": public["turn"],
+            "seat": 0 if public["seat"] is None else public["seat"],  # the ranking reads no seat on turn
+            "step": public["step"],
+            "face": None if public["die"] is None else public["die"]["face"],
+            "pigs_left": public["pig_actions_left"],
+            "pot_pending": public["pot_pending"],
+            "tiles": public["tiles_placed"],
+            "placed": placed,
+            "keyed": keyed,
+            "happenings": turn_happenings,
+            "attack": None if attack is None else {"card": _entry(attack["card"]), "attackers": list(attack["attackers"]),
+                                                   "invincible": list(attack["invincible"]), "lost": dict(attack["lost"])},
+        }
 
     def _copy(self, state: dict) -> dict:
         """A copy as deep as this engine's mutations: the edition, the options, the log,
@@ -1225,3 +1274,13 @@ class PigHouse(Game):
 
 
 GAME = PigHouse()
+
+
+def _entry(shown: dict) -> dict:
+    """A schedule entry from its view (see PigHouse._entry_view)."""
+    return {"card": shown["id"], "number": shown["number"], "mark": shown["mark"]}
+
+
+def _take(free: list[str], numbers: dict[str, int], number: int) -> str:
+    """The first card of ``free`` (shuffled) with ``number`` on its back, taken out of it."""
+    return free.pop(next(index for index, card in enumerate(free) if numbers[card] == number))

@@ -1,0 +1,3 @@
+"""Meow Oracle's home: its rules (:mod:`.rules`), what a bot knows of it (:mod:`.bot`) and the
+scorer that follows a game played with the real cards (:mod:`.scorer`). Nothing is imported
+here, so each loads only when it is used."""
