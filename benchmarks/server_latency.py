@@ -117,12 +117,14 @@ def start_server(data: Path, port: int, *extra: str) -> subprocess.Popen:
     raise SystemExit(f"the server did not answer within {START_SECONDS} s")
 
 
-def with_bot_server(think: float, run, args) -> int:
+def with_bot_server(think: float, run, args, workers: int = 1) -> int:
     """``run(port, args)`` against a fresh ``companion serve`` whose normal bot thinks ``think``
-    seconds a move and moves without a pause; the server is stopped afterwards."""
+    seconds a move on ``workers`` processes and moves without a pause; the server is stopped
+    afterwards."""
     with tempfile.TemporaryDirectory(prefix="companion-bench-") as scratch:
         config = Path(scratch) / "config.toml"
-        config.write_text(f"[bots]\nnormal_seconds = {think}\npause_seconds = 0\n", encoding="utf-8")
+        config.write_text(f"[bots]\nnormal_seconds = {think}\npause_seconds = 0\nworkers = {workers}\n",
+                          encoding="utf-8")
         port = free_port()
         server = start_server(Path(scratch) / "data", port, "--config", str(config))
         try:

@@ -1,7 +1,7 @@
 """Benchmark: how long ``companion serve`` takes to stop on SIGTERM (issue #34, point 6: the
 stop times that tests/test_serve_stop_bots.py and tests/test_serve_process.py once asserted).
 
-    python benchmarks/stops.py [--tries 20]
+    python benchmarks/stops.py [--tries 20] [--workers 1]
 
 Each try starts ``companion serve`` on a fresh data directory, sets it up as the tests do and
 sends SIGTERM, in turn: to the process group or to the main process alone, with a bot's and
@@ -30,10 +30,10 @@ from test_serve_stop_bots import CASES, bots_at_work, group_alive  # noqa: E402
 GOAL_SECONDS = 3.0
 
 
-def one_stop(scratch: Path, attempt: int, case: tuple[str, str]) -> float:
+def one_stop(scratch: Path, attempt: int, case: tuple[str, str], workers: int) -> float:
     target, state = case
     config = scratch / "config.toml"
-    config.write_text("[bots]\nstrong_seconds = 60\npause_seconds = 0\n")
+    config.write_text(f"[bots]\nstrong_seconds = 60\npause_seconds = 0\nworkers = {workers}\n")
     server = Companion(scratch / f"data{attempt}", free_port(), scratch / "serve.log", config=config, own_group=True)
     try:
         if state == "streams":
@@ -58,13 +58,14 @@ def one_stop(scratch: Path, attempt: int, case: tuple[str, str]) -> float:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tries", type=int, default=20, help="tries of every case")
+    parser.add_argument("--workers", type=int, default=1, help="[bots] workers: processes a bot searches on (default 1)")
     args = parser.parse_args()
     cases = [*CASES, ("main", "streams")]
     times: dict[tuple[str, str], list[float]] = {case: [] for case in cases}
     with tempfile.TemporaryDirectory() as scratch:
         for attempt in range(args.tries * len(cases)):
             case = cases[attempt % len(cases)]
-            took = one_stop(Path(scratch), attempt, case)
+            took = one_stop(Path(scratch), attempt, case, args.workers)
             times[case].append(took)
             print(f"try {attempt + 1}: SIGTERM to the {case[0]} process(es), {case[1]}: stopped in {took:.2f} s", flush=True)
     for (target, state), taken in times.items():

@@ -47,6 +47,7 @@ def _arena(args: argparse.Namespace) -> int:
         budget=normal,
         scale=args.scale,
         config=load_config(args.config).bots,
+        workers=args.workers,
     )
     print(json.dumps(result.as_json()) if args.json else result.report())
     return 0
@@ -188,6 +189,8 @@ def build_parser() -> argparse.ArgumentParser:
     budget.add_argument("--iterations", type=int, help="normal's iterations per move, reproducible (others scaled)")
     budget.add_argument("--scale", type=float, help="each level thinks S times its configured seconds, in processor "
                                                     "time (0.1: a Raspberry Pi Zero 2 W)")
+    arena.add_argument("--workers", type=int, default=1, help="processes each level's search runs on, 1 to 3, "
+                       "each with the level's whole budget (default 1; the appliance on a Pi: 3)")
     arena.add_argument("--json", action="store_true", help='print one JSON object {"game", "seats", "games", "wins", "lions", "moves"}')
     arena.add_argument("--config", help="the TOML configuration file whose [bots] budgets to use (default: built-in)")
     arena.set_defaults(run=_arena)

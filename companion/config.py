@@ -126,6 +126,18 @@ class NetworkConfig:
     channel: int = DEFAULT_CHANNEL["bg"]
 
 
+MAX_BOT_WORKERS = 3
+"""A bot's search runs on at most three worker processes: a Pi has four cores, and the
+service and the panel keep one (docs/bots.md, "On several cores")."""
+
+
+def default_bot_workers(cores: int | None = None) -> int:
+    """The machine's cores less one, at least 1 and at most :data:`MAX_BOT_WORKERS`: 3 on
+    every supported Pi (four cores), 1 on a machine of two."""
+    cores = os.cpu_count() if cores is None else cores
+    return max(1, min(MAX_BOT_WORKERS, (cores or 1) - 1))
+
+
 @dataclass(frozen=True)
 class BotsConfig:
     """How long each bot level thinks per move, in seconds of wall-clock time: the levels'
@@ -137,6 +149,7 @@ class BotsConfig:
     normal_seconds: float = 0.55
     strong_seconds: float = 2.75
     pause_seconds: float = 0.8  # a bot at the table moves no sooner than this after its turn came, so people can follow
+    workers: int = field(default_factory=default_bot_workers)  # processes a bot's move is searched on (hints: one)
 
 
 @dataclass(frozen=True)
@@ -356,6 +369,7 @@ _CHECKS: dict[str, Callable[[object], object]] = {
     "bots.normal_seconds": _seconds(0.05, 60),
     "bots.strong_seconds": _seconds(0.05, 60),
     "bots.pause_seconds": _seconds(0, 10),
+    "bots.workers": _integer(1, MAX_BOT_WORKERS),
 }
 _PROFILE_CHECKS = {"description": _text, "pull_up": _boolean}
 #: Tables the file may hold (a "*" stands for a name chosen by the user).

@@ -128,6 +128,40 @@ def test_sigterm_ends_the_service_with_bots_seated(tmp_path, config, log_file, t
         server.stop(signal.SIGKILL)
 
 
+def helpers(pid: int) -> list[int]:
+    """The search helpers of ``pid``'s bot workers (companion/bots/parallel.py)."""
+    found = []
+    for worker in children(pid):
+        for task in Path(f"/proc/{worker}/task").glob("*"):
+            try:
+                found += [int(child) for child in (task / "children").read_text().split()]
+            except (FileNotFoundError, ProcessLookupError):
+                continue
+    return sorted(child for child in found if "companion.bots.helper" in _command(child))
+
+
+@pytest.mark.parametrize("target", ["group", "main"])
+def test_sigterm_ends_the_service_whose_bot_searches_on_three_workers(tmp_path, log_file, target):
+    """The bot worker and its two search helpers all thinking: the stop ends the worker, the
+    worker its helpers (and waits for them), and none outlives the main process."""
+    config = tmp_path / "config.toml"
+    config.write_text("[bots]\nstrong_seconds = 60\npause_seconds = 0\nworkers = 3\n")
+    server = Companion(tmp_path / "data", free_port(), log_file, config=config, own_group=True)
+    try:
+        bots_at_work(server, "thinking")
+        poll_until(lambda: len(helpers(server.process.pid)) == 2, what="the bot worker's two helpers")
+        if target == "group":
+            os.killpg(server.process.pid, signal.SIGTERM)
+        else:
+            server.process.send_signal(signal.SIGTERM)
+        assert server.process.wait(timeout=BOUND_SECONDS) == 0, f"see {log_file}"
+        assert not group_alive(server.process.pid), _group(server.process.pid)
+    finally:
+        if group_alive(server.process.pid):
+            os.killpg(server.process.pid, signal.SIGKILL)
+        server.stop(signal.SIGKILL)
+
+
 def _group(pgid: int) -> list[str]:
     """The processes of process group ``pgid``, as ``pid command`` lines."""
     found = []

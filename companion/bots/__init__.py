@@ -17,6 +17,7 @@ from ..games.rng import Rng
 from ..games.knowledge import WON
 from .budget import ITERATIONS, LEVELS, Budget
 from .ismcts import action_key, search
+from .parallel import InProcessPool, ProcessPool
 from .policies import narrowed, root_values
 from .sampling import NoBot, bare_view, supported
 
@@ -41,6 +42,7 @@ def choose(
     seed: int | None = None,
     level: str = "normal",
     notes: dict | None = None,
+    pool: InProcessPool | ProcessPool | None = None,
 ) -> dict:
     """The action the bot plays from ``view``: one of ``view["actions"]``.
 
@@ -57,6 +59,8 @@ def choose(
     the others play: the caller keeps one dict per play and seat (empty at first) and hands
     it to every decision of that seat; None, and the bot notices only what this view shows. Two-player
     SWAP 5 notes the last trump cards the other passed over (``Search.notice`` in its ``search.py``).
+    ``pool`` runs the tree search on several workers, their root statistics summed
+    (:mod:`.parallel`); None, or a pool of one worker, searches here as alone.
     Bad input raises ValueError (NoBot for a game or view a bot cannot play) saying what is
     wrong.
     """
@@ -113,7 +117,8 @@ def choose(
         if len(close) < len(actions):
             actions = close
             offered = {action_key(action): action for action in actions}
-    edges = [edge for edge in search(game, bare_view(view), rng, budget,
+    searcher = search if pool is None else pool.search  # several workers: their root statistics summed
+    edges = [edge for edge in searcher(game, bare_view(view), rng, budget,
                                     only=None if len(actions) == len(offered_all) else actions, prior=prior,
                                     light=level == "easy")
              if action_key(edge.action) in offered]

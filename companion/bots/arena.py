@@ -9,6 +9,11 @@ The entries rotate over the table's seats from game to game (entry ``i`` sits at
 ``(i + game) % players``), so no entry is favoured by where it sits. Everything follows
 from ``seed``: the deals, the random players and the bots' searches (with a budget of
 iterations the whole run is reproducible).
+
+``workers`` stands for the processes a level's search runs on (``[bots] workers``): their
+searches are made one after the other here, each with the level's budget of its own
+(:class:`.parallel.InProcessPool`), and summed, as a Pi's workers do at once on cores of
+their own; a decision's processor time counts the longest worker only.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from . import LEVELS, choose, supported
 from .ahead import ahead_action
 from .budget import Budget
 from .greedy import greedy_action
+from .parallel import InProcessPool
 
 RANDOM = "random"
 GREEDY = "greedy"
@@ -99,6 +105,7 @@ def played_games(
     budget: Budget | None = None,
     scale: float | None = None,
     config: BotsConfig | None = None,
+    workers: int = 1,
 ) -> Iterator[Played]:
     """The games of an arena run (see :func:`arena`), one by one as each ends: the run's
     checks are made before the first is played."""
@@ -114,10 +121,12 @@ def played_games(
     if type(games) is not int or games < 1:
         raise ValueError(f"the number of games must be a whole number of 1 or more, not {games!r}")
     budgets = {level: Budget.for_level(level, config, normal=budget, scale=scale) for level in LEVELS}
-    return _play(game, seats, games, seed, budgets)
+    pool = InProcessPool(workers)  # a ValueError for a bad number of workers, before any game
+    return _play(game, seats, games, seed, budgets, pool)
 
 
-def _play(game: Game, seats: list[str], games: int, seed: int, budgets: dict[str, Budget]) -> Iterator[Played]:
+def _play(game: Game, seats: list[str], games: int, seed: int, budgets: dict[str, Budget],
+          pool: InProcessPool) -> Iterator[Played]:
     players = len(seats)
     rng = Rng.from_seed(seed)
     for number in range(games):
@@ -137,9 +146,11 @@ def _play(game: Game, seats: list[str], games: int, seed: int, budgets: dict[str
                 action = ahead_action(game, _seat_view(game, state, seat, actions), rng)
             else:
                 started = time.process_time()
+                pool.overlap = 0.0  # stays 0 for a decision that makes no tree search
                 action = choose(game, _seat_view(game, state, seat, actions), seed=rng.next64() >> 1, level=entry,
-                                notes=notes[seat], budget=budgets[entry])
-                slowest[seat] = max(slowest.get(seat, 0.0), time.process_time() - started)
+                                notes=notes[seat], budget=budgets[entry], pool=pool)
+                took = time.process_time() - started - pool.overlap  # the other workers searched at once
+                slowest[seat] = max(slowest.get(seat, 0.0), took)
             state = game.apply(state, seat, action)
             moves.append((seat, action))
         yield Played(number, entries, state, moves, slowest)
@@ -154,18 +165,21 @@ def arena(
     budget: Budget | None = None,
     scale: float | None = None,
     config: BotsConfig | None = None,
+    workers: int = 1,
 ) -> ArenaResult:
     """Play ``games`` games of ``game`` between the entries of ``seats``. ``budget`` is the
     ``normal`` level's (the other levels keep the ratio of their configured seconds to it);
     ``scale`` gives every level that share of its configured seconds, in processor time;
     with neither, every level thinks for its configured seconds (:meth:`.Budget.for_level`
-    with ``config``, the built-in defaults when None)."""
+    with ``config``, the built-in defaults when None). Each
+    level's search runs on ``workers`` workers (see the module's doc)."""
     players = len(seats)
     wins = [0.0] * players
     lions = 0
     moves = []
     slowest = [None if entry in PLAYERS else 0.0 for entry in seats]
-    for played in played_games(game, seats, games, seed, budget=budget, scale=scale, config=config):
+    for played in played_games(game, seats, games, seed, budget=budget, scale=scale, config=config,
+                               workers=workers):
         moves.append(len(played.moves))
         for seat, seconds_taken in played.slowest.items():
             place = played.place(seat)

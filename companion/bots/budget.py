@@ -27,9 +27,10 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field, replace
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
-from ..config import BotsConfig
+if TYPE_CHECKING:  # imported when a level's budget is asked for: a search helper needs no configuration (2 MB)
+    from ..config import BotsConfig
 
 SECONDS = "seconds"
 ITERATIONS = "iterations"
@@ -104,7 +105,10 @@ class Budget:
             raise ValueError(f"unknown bot level {level!r} (levels: {', '.join(LEVELS)})")
         if normal is not None and scale is not None:
             raise ValueError("give a level's budget as a share of normal's or as a scale, not both")
-        config = config or BotsConfig()
+        if config is None:
+            from ..config import BotsConfig
+
+            config = BotsConfig()
         seconds = getattr(config, f"{level}_seconds")
         if scale is not None:
             if not _positive(scale):

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 import math
+from typing import Callable
 
 from ..games import Game
 from ..games.rng import Rng
@@ -92,6 +93,7 @@ def search(
     only: list[dict] | None = None,
     prior: dict[str, float] | None = None,
     light: bool = False,
+    stop: Callable[[], bool] | None = None,
 ) -> list[Edge]:
     """Run ISMCTS from ``view`` (the observer is ``view["seat"]``) while ``budget`` (started:
     :meth:`.budget.Budget.start`) has time left; return the root's edges, in the order the
@@ -99,12 +101,13 @@ def search(
     policies.narrowed). With ``prior`` (a value per root action, by its key: the greedy
     player's), the root tries its actions in that order and widens progressively, as
     nodes with move values do. ``light`` playouts are uniformly random (see :func:`playout`).
-    At least one iteration always runs."""
+    ``stop``, asked before each iteration after the first, ends the search early when it
+    answers True (a worker of :mod:`.parallel` told to stop). At least one iteration always runs."""
     me = view["seat"]
     root = Edge({}, me)
     keep = None if only is None else {action_key(action) for action in only}
     done = 0
-    while done == 0 or budget.left(done):
+    while done == 0 or budget.left(done) and (stop is None or not stop()):
         _iterate(game, game.unlogged(sample_state(game, view, rng)), me, root, rng, keep, prior, light)
         root.visits += 1
         done += 1

@@ -39,6 +39,7 @@ from ..store import durability
 from ..table import Conflict, IllegalAction, NotFound, StorageError, Table, TableError
 from . import LEVELS, NoBot, supported
 from .budget import Budget
+from .worker import END_SIGNAL
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +60,9 @@ makes it try at once)."""
 UNDO_PAUSE_SECONDS = 3.0
 """How long the bots hold still after an undo unless a person moves first, so the move taken
 back does not come straight back before anyone has seen the table as it was."""
+
+END_GRACE_SECONDS = 1.0
+"""How long a worker told to end may take to end its search helpers before it is killed."""
 
 WAIT_MARGIN_SECONDS = 30.0
 """How much longer than its budget an answer may take before it is given up (the worker
@@ -112,17 +116,20 @@ class WorkerThinker:
     locks) that talks to this process over its standard input and output, with no lock
     shared between them: a worker killed at any moment (the kernel ends it, or a person)
     leaves nothing held. The worker ignores SIGTERM and SIGINT, so the companion decides
-    when it ends: :meth:`close` kills it at once, even in a long search (budgets go up to
+    when it ends: :meth:`close` ends it at once, even in a long search (budgets go up to
     60 s; systemd allows 15 s to stop). A worker that dies mid-question fails that question
     with :class:`WorkerDied` at once; the next question starts a new worker. ``budget``,
     when given, replaces every question's (tests and benchmarks give iterations, to be
-    quick and independent of speed).
+    quick and independent of speed). ``workers``: how many
+    processes a question's search runs on, the worker and its own helpers
+    (:mod:`companion.bots.parallel`), which end with it.
 
     A question's future is set running when the worker takes it: one cancelled before then
     is never thought about (a hint whose phone gave up)."""
 
-    def __init__(self, budget: Budget | None = None, name: str = "bot worker"):
+    def __init__(self, budget: Budget | None = None, name: str = "bot worker", workers: int = 1):
         self._budget = budget
+        self._workers = workers
         self._name = name
         self._ready = threading.Condition()
         self._questions: collections.deque = collections.deque()
@@ -160,7 +167,7 @@ class WorkerThinker:
             waiting = list(self._questions)
             self._questions.clear()
         if process is not None:
-            process.kill()  # it ignores SIGTERM: ending it is ours to do
+            _end_worker(process)  # it ignores SIGTERM: ending it is ours to do
         for future, _ in waiting:
             future.cancel()
         if self._thread is not None:
@@ -191,7 +198,7 @@ class WorkerThinker:
             if self._closed:
                 raise concurrent.futures.CancelledError()
             if self._process is None or self._process.poll() is not None:
-                self._process = _start_worker()
+                self._process = _start_worker(self._workers)
             process = self._process
         try:
             pickle.dump(question, process.stdin)
@@ -214,9 +221,21 @@ class WorkerThinker:
         return answer
 
 
-def _start_worker() -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "companion.bots.worker"], stdin=subprocess.PIPE,
+def _start_worker(workers: int) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "companion.bots.worker", str(workers)], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE)
+
+
+def _end_worker(process: subprocess.Popen) -> None:
+    """End a worker at once, even mid-search. :data:`.worker.END_SIGNAL` has it end its
+    search helpers and wait for them before it ends itself, so that none outlives it (a
+    process the service started must not outlive the service); one that has not ended
+    within END_GRACE_SECONDS is killed."""
+    try:
+        process.send_signal(END_SIGNAL)
+        process.wait(timeout=END_GRACE_SECONDS)
+    except (ProcessLookupError, subprocess.TimeoutExpired):
+        process.kill()
 
 
 def _close_pipes(process: subprocess.Popen) -> None:
@@ -268,7 +287,9 @@ class BotSeats:
         long the bots hold still after an undo (tests shorten it)."""
         self._table = table
         self._config = config or BotsConfig()
-        self._thinker = thinker or WorkerThinker(name="bot worker")
+        # The bots' moves search on [bots] workers processes; a hint on one: hints are asked
+        # now and then, and a Pi's fourth core is the service's.
+        self._thinker = thinker or WorkerThinker(name="bot worker", workers=self._config.workers)
         self._hinter = hinter or thinker or WorkerThinker(name="hint worker")
         self._hints: dict[int, _Hint] = {}  # seat -> its hint in flight
         self._retry_at: dict[int, float] = {}  # seat -> when its bot, in trouble, tries again (monotonic)

@@ -1,4 +1,4 @@
-"""The worker process a bot thinks in: ``python -m companion.bots.worker``.
+"""The worker process a bot thinks in: ``python -m companion.bots.worker [WORKERS]``.
 
 :class:`companion.bots.seats.WorkerThinker` starts it and is the only one that talks to it:
 each question arrives on standard input as a pickle ``(game id, view, level, budget)`` (a
@@ -6,6 +6,11 @@ each question arrives on standard input as a pickle ``(game id, view, level, bud
 output as a pickle ``(True, action)`` or ``(False, exception)``. What a bot notices of the
 play between its questions stays here (:class:`Notebook`). It ends when its standard input
 closes (the companion closed it, or died).
+
+With ``WORKERS`` above 1 (``[bots] workers``), a question's tree search runs here and on
+``WORKERS - 1`` helper processes of its own at once (:class:`.parallel.ProcessPool`), started
+with this worker. :data:`END_SIGNAL` ends it at once, even mid-search, after it has ended its
+helpers and waited for them: a process of the service must not outlive the service.
 
 It is a plain child process, not one of :mod:`multiprocessing`'s: "spawn" also starts a
 resource tracker, a process that outlives the companion's main process by a moment, so that
@@ -25,6 +30,11 @@ import sys
 
 from .. import games
 from . import choose
+from .parallel import ProcessPool
+
+
+END_SIGNAL = signal.SIGUSR1
+"""How the companion ends a worker (before the handler is set, its default action ends it too)."""
 
 
 class Notebook:
@@ -53,13 +63,30 @@ def main() -> None:
     answers = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # a stray print goes to the log, never into an answer
     notebook = Notebook()
+    pool = ProcessPool(int(sys.argv[1]) if len(sys.argv) > 1 else 1)
+
+    def end(_signal, _frame) -> None:
+        pool.close()  # its helpers end, and are waited for, first
+        os._exit(0)
+
+    signal.signal(END_SIGNAL, end)
+    pool.start()
+    try:
+        _answer(questions, answers, notebook, pool)
+    finally:
+        pool.close()
+
+
+def _answer(questions, answers, notebook: Notebook, pool: ProcessPool) -> None:
+    """Answer each question until the companion closes our standard input."""
     while True:
         try:
             game_id, view, level, budget = pickle.load(questions)
         except EOFError:
             return
         try:
-            answer = (True, choose(games.get(game_id), view, budget=budget, level=level, notes=notebook.notes(view)))
+            answer = (True, choose(games.get(game_id), view, budget=budget, level=level, notes=notebook.notes(view),
+                                   pool=pool))
         except Exception as error:  # noqa: BLE001 - handed to the asker, who says what went wrong
             answer = (False, error)
         try:

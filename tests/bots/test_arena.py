@@ -95,7 +95,7 @@ def test_each_level_thinks_for_its_share_of_normals_budget_or_its_scaled_seconds
     config = BotsConfig(easy_seconds=0.2, normal_seconds=0.6, strong_seconds=3.0)
     given = {}
 
-    def plays_at_random(game, view, *, budget, seed, level, notes):
+    def plays_at_random(game, view, *, budget, seed, level, notes, pool):
         given[level] = (budget.unit, budget.amount)
         return Rng.from_seed(seed).choice(view["actions"])
 
