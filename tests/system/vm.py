@@ -73,12 +73,12 @@ ARCHES = {
     # The Pi's own processor (a Pi 3, Zero 2 W: Cortex-A53; a Pi 4: A72): QEMU's "virt" board
     # with a Cortex-A53. Not "-cpu max": its pointer authentication, emulated in software,
     # makes the guest several times slower. The board's own GPIO controller (a PL061, for its
-    # power button) would take gpiochip0, the chip a Pi's header is and the product opens: the
-    # kernel is told to leave it alone (built in: initcall_blacklist; a module: module_blacklist),
-    # so the simulated header is gpiochip0 as on a Pi.
+    # power button; built into Debian's arm64 kernel) would take gpiochip0, the chip a Pi's
+    # header is and the product opens: the kernel is told not to start its driver, so the
+    # simulated header is gpiochip0 as on a Pi.
     "arm64": Arch(wheel="aarch64", qemu="qemu-system-aarch64", qemu_package="qemu-system-arm",
                   machine=("-machine", "virt", "-cpu", "cortex-a53"), console="ttyAMA0",
-                  append="initcall_blacklist=pl061_gpio_driver_init module_blacklist=gpio_pl061",
+                  append="initcall_blacklist=pl061_gpio_driver_init",
                   # Under qemu-user's default processor Python runs some 165 times slower than
                   # natively, as a Cortex-A53 some 7 times (its default emulates costly extensions).
                   user_cpu="cortex-a53"),
