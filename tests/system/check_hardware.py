@@ -43,7 +43,8 @@ CHIP_CONFIG = "/sys/kernel/config/gpio-sim/pi-header"
 PI_CPUINFO_LINES = "Hardware\t: BCM2835\nRevision\t: c03114\nModel\t\t: Raspberry Pi 4 Model B Rev 1.4\n"
 
 # The board's declaration, for the companion's unit only (never the product): gpiozero reads the
-# Revision line of /proc/cpuinfo when there is no /proc/device-tree, as on this x86-64 VM.
+# Revision line of /proc/cpuinfo when the device tree has no system/linux,revision, as on this VM
+# (the x86-64 one has no device tree; the arm64 one has QEMU's virt board's, which names no Pi).
 BOARD_DROP_IN_TEXT = f"""# The system test's, not the product's: declares a Raspberry Pi 4 to gpiozero inside the unit.
 [Service]
 BindReadOnlyPaths={CPUINFO}:/proc/cpuinfo
@@ -152,8 +153,9 @@ def real_panel(installed, phases):
         f"the check adds hardware and [buttons] to the installed {CONFIG}, which already has them:\n{original}")
     with phases("hardware: switch the companion to the simulated GPIO and OLED"):
         # install.sh adds the "pi" extra only where /proc/device-tree names a Raspberry Pi; this
-        # VM has no device tree, so the check adds the one the lgpio pin factory needs, as
-        # install.sh would on Debian (LGPIO_BUILD: built from its sources where no wheel fits).
+        # VM's names none (x86-64: no device tree; arm64: QEMU's virt board), so the check adds
+        # the one the lgpio pin factory needs, as install.sh would on Debian (LGPIO_BUILD:
+        # built from its sources where no wheel fits).
         pi.run(f"{LGPIO_BUILD} {VENV}/bin/pip install --quiet --disable-pip-version-check 'lgpio>=0.2.2.0'", timeout=900)
         pi.run(f"mkdir -p /run/virtual-pi {DROP_IN_DIR} && "
                f"{{ cat /proc/cpuinfo; printf {shlex.quote(PI_CPUINFO_LINES)}; }} > {CPUINFO} && "

@@ -46,7 +46,43 @@ IMAGE_SOURCES = HERE / "image"
 SUITE = os.environ.get("TABLETOP_VM_SUITE", "trixie")
 ARCH = os.environ.get("TABLETOP_VM_ARCH", "amd64")
 SUITES = {"bookworm": {"python": "3.11", "glibc": 36}, "trixie": {"python": "3.13", "glibc": 41}}
-ARCHES = {"amd64": "x86_64"}  # Debian's name: the name in a wheel's platform tag
+
+
+@dataclass(frozen=True)
+class Arch:
+    """What the rig needs to know of one architecture (keyed by Debian's name)."""
+
+    wheel: str
+    """The processor's name in a wheel's platform tag."""
+    qemu: str
+    """The QEMU that emulates the whole machine, and the Debian package that brings it."""
+    qemu_package: str
+    machine: tuple[str, ...]
+    """QEMU's machine and processor."""
+    console: str
+    """The serial console's name in the guest."""
+    append: str = ""
+    """More of the kernel's command line."""
+    user_cpu: str = ""
+    """QEMU_CPU for qemu-user while mmdebstrap runs the image's programs on a foreign host."""
+
+
+ARCHES = {
+    "amd64": Arch(wheel="x86_64", qemu="qemu-system-x86_64", qemu_package="qemu-system-x86",
+                  machine=("-machine", "q35", "-cpu", "max"), console="ttyS0"),
+    # The Pi's own processor (a Pi 3, Zero 2 W: Cortex-A53; a Pi 4: A72): QEMU's "virt" board
+    # with a Cortex-A53. Not "-cpu max": its pointer authentication, emulated in software,
+    # makes the guest several times slower. The board's own GPIO controller (a PL061, for its
+    # power button; built into Debian's arm64 kernel) would take gpiochip0, the chip a Pi's
+    # header is and the product opens: the kernel is told not to start its driver, so the
+    # simulated header is gpiochip0 as on a Pi.
+    "arm64": Arch(wheel="aarch64", qemu="qemu-system-aarch64", qemu_package="qemu-system-arm",
+                  machine=("-machine", "virt", "-cpu", "cortex-a53"), console="ttyAMA0",
+                  append="initcall_blacklist=pl061_gpio_driver_init",
+                  # Under qemu-user's default processor Python runs some 165 times slower than
+                  # natively, as a Cortex-A53 some 7 times (its default emulates costly extensions).
+                  user_cpu="cortex-a53"),
+}
 MIRROR = os.environ.get("TABLETOP_VM_MIRROR", "http://deb.debian.org/debian")
 CACHE = Path(os.environ.get("TABLETOP_VM_CACHE", "/var/cache/tabletop-companion-vm"))
 IMAGE_SIZE = "6G"  # sparse: the file takes only what the root file system uses
@@ -58,11 +94,11 @@ LGPIO_BUILD = "PYPI=1"
 Debian without liblgpio-dev: where no lgpio wheel fits (Python 3.13), its setup.py then links
 the C sources its sdist carries (swig and gcc are baked in); a wheel, where one fits, ignores it."""
 
-# Host tools the rig needs, with the Debian package that brings each one.
+# Host tools the rig needs, with the Debian package that brings each one (the QEMU of ARCH
+# is added by check_host_tools).
 HOST_TOOLS = {
     "mmdebstrap": "mmdebstrap",
     "mke2fs": "e2fsprogs",
-    "qemu-system-x86_64": "qemu-system-x86",
     "qemu-img": "qemu-utils",
     "zbarimg": "zbar-tools",  # check_wifi.py reads the OLED's QR codes as a phone's camera does
 }
@@ -90,10 +126,29 @@ def check_host_tools() -> None:
         raise RigError(f"TABLETOP_VM_SUITE={SUITE!r}: the rig knows the suites {', '.join(SUITES)}")
     if ARCH not in ARCHES:
         raise RigError(f"TABLETOP_VM_ARCH={ARCH!r}: the rig knows the architectures {', '.join(ARCHES)}")
-    missing = [f"{tool} (Debian package {package})" for tool, package in HOST_TOOLS.items() if not shutil.which(tool)]
+    tools = {**HOST_TOOLS, ARCHES[ARCH].qemu: ARCHES[ARCH].qemu_package}
+    missing = [f"{tool} (Debian package {package})" for tool, package in tools.items() if not shutil.which(tool)]
     if missing:
         raise RigError("the system test needs these tools, which are missing: " + ", ".join(missing)
-                       + ". Install them (as root: apt-get install " + " ".join(sorted(set(HOST_TOOLS.values()))) + ").")
+                       + ". Install them (as root: apt-get install " + " ".join(sorted(set(tools.values()))) + ").")
+
+
+def _check_foreign_arch() -> None:
+    """Baking for another processor than the host's: mmdebstrap runs the image's programs
+    (maintainer scripts, the hooks' chroot commands) through qemu-user, which the kernel calls
+    only when binfmt_misc knows the architecture."""
+    host = subprocess.run(["dpkg", "--print-architecture"], capture_output=True, text=True).stdout.strip()
+    if ARCH == host:
+        return
+    fix = ("as root: apt-get install qemu-user-static binfmt-support arch-test; "
+           "mountpoint -q /proc/sys/fs/binfmt_misc || mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc; "
+           f"update-binfmts --enable qemu-{ARCHES[ARCH].wheel}")
+    if not shutil.which("arch-test"):
+        raise RigError(f"baking an {ARCH} image on an {host} host needs qemu-user through binfmt_misc ({fix})")
+    result = subprocess.run(["arch-test", ARCH], capture_output=True, text=True)
+    if result.returncode != 0:
+        raise RigError(f"this {host} host cannot run {ARCH} programs (arch-test: {result.stdout.strip()}"
+                       f"{result.stderr.strip()}), which baking an {ARCH} image needs ({fix})")
 
 
 def _tree_hash(*roots: Path, extra: str = "") -> str:
@@ -140,6 +195,7 @@ def bake() -> Image:
         if image.disk.exists():
             log(f"image {done} is cached")
             return image
+        _check_foreign_arch()
         started = time.monotonic()
         work = CACHE / f"image-{key}.partial"
         shutil.rmtree(work, ignore_errors=True)
@@ -151,7 +207,8 @@ def bake() -> Image:
             command.append(f'--customize-hook=sh {hook} "$1"')
         command += [SUITE, str(rootfs), MIRROR]
         log(f"baking the image {key} (mmdebstrap {SUITE} {ARCH} from {MIRROR}, then mke2fs)")
-        _run_logged(command, work / "mmdebstrap.log", "mmdebstrap could not bootstrap Debian")
+        environment = dict(os.environ, QEMU_CPU=ARCHES[ARCH].user_cpu) if ARCHES[ARCH].user_cpu else None
+        _run_logged(command, work / "mmdebstrap.log", "mmdebstrap could not bootstrap Debian", environment)
         bootstrapped = time.monotonic()
         kernels = sorted((rootfs / "boot").glob("vmlinuz-*"))
         if len(kernels) != 1:
@@ -187,7 +244,7 @@ def download_wheels() -> Path:
         # RPi.GPIO; setuptools (the project's build backend: pip builds the source folder in
         # isolation) and wheel build what comes as source only.
         python = SUITES[SUITE]["python"]
-        machine = ARCHES[ARCH]
+        machine = ARCHES[ARCH].wheel
         platforms = [f"manylinux_2_{minor}_{machine}" for minor in range(SUITES[SUITE]["glibc"], 4, -1)]
         platforms += [f"manylinux2014_{machine}", f"manylinux2010_{machine}", f"manylinux1_{machine}", "any"]
         for_the_guest = ["--python-version", python, "--implementation", "cp",
@@ -224,9 +281,9 @@ def _run_logged_append(command: list[str], logfile: Path, failure: str | None) -
         raise RigError(f"{failure} (exit {result.returncode}; full log {logfile}):\n{tail}")
 
 
-def _run_logged(command: list[str], logfile: Path, failure: str) -> None:
+def _run_logged(command: list[str], logfile: Path, failure: str, environment: dict | None = None) -> None:
     with open(logfile, "w") as out:
-        result = subprocess.run(command, stdout=out, stderr=subprocess.STDOUT)
+        result = subprocess.run(command, stdout=out, stderr=subprocess.STDOUT, env=environment)
     if result.returncode != 0:
         tail = "\n".join(logfile.read_text(errors="replace").splitlines()[-30:])
         raise RigError(f"{failure} (exit {result.returncode}; full log {logfile}):\n{tail}")
@@ -307,12 +364,13 @@ class VirtualPi:
         listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         listener.bind(str(agent_socket))
         listener.listen(1)
+        arch = ARCHES[ARCH]
         command = [
-            "qemu-system-x86_64", "-machine", "q35", "-accel", "tcg,thread=multi", "-cpu", "max",
+            arch.qemu, *arch.machine, "-accel", "tcg,thread=multi",
             "-smp", GUEST_CPUS, "-m", GUEST_MEMORY, "-nodefaults", "-display", "none", "-no-user-config",
             "-serial", f"file:{self.console}",
             "-kernel", str(self.image.kernel), "-initrd", str(self.image.initrd),
-            "-append", "root=/dev/vda rw console=ttyS0 net.ifnames=0 systemd.show_status=error",
+            "-append", f"root=/dev/vda rw console={arch.console} net.ifnames=0 systemd.show_status=error {arch.append}".strip(),
             # cache=writeback: the guest sees a disk with a volatile write cache and flushes it
             # as it would an SD card's, and QEMU honours each flush (cache=unsafe would not).
             "-drive", f"file={self.disk},if=virtio,format=raw,cache=writeback",
@@ -325,7 +383,7 @@ class VirtualPi:
             "-device", "virtio-rng-pci",
             *extra,
         ]
-        log(f"booting the virtual Pi (QEMU TCG, {GUEST_CPUS} CPUs, {GUEST_MEMORY} MiB; console: {self.console})")
+        log(f"booting the virtual Pi ({arch.qemu} TCG, {GUEST_CPUS} CPUs, {GUEST_MEMORY} MiB; console: {self.console})")
         self._qemu = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=open(self.workdir / "qemu.log", "w"),
                                       stderr=subprocess.STDOUT, preexec_fn=_die_with_parent)
         try:

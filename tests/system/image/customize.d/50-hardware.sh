@@ -24,7 +24,7 @@ started=$(date +%s)
 
 kernels=$(ls "$root/lib/modules")
 [ "$(echo "$kernels" | wc -w)" = 1 ] || { echo "50-hardware.sh: expected one kernel in the image, found: $kernels" >&2; exit 1; }
-kver=$kernels                                  # e.g. 6.12.57+deb13-amd64
+kver=$kernels                                  # e.g. 6.12.57+deb13-amd64, 6.12.57+deb13-arm64
 series=$(echo "$kver" | cut -d. -f1,2)         # e.g. 6.12
 version=$(chroot "$root" dpkg-query -W -f='${Version}' "linux-headers-$kver")
 [ -n "$version" ] || { echo "50-hardware.sh: linux-headers-$kver is not installed in the image" >&2; exit 1; }
