@@ -114,18 +114,27 @@ def test_sigterm_ends_the_service_with_bots_seated(tmp_path, config, log_file, t
     server = Companion(tmp_path / "data", free_port(), log_file, config=config, own_group=True)
     try:
         bots_at_work(server, state)
-        if target == "group":
-            os.killpg(server.process.pid, signal.SIGTERM)
-        else:
-            server.process.send_signal(signal.SIGTERM)
-        assert server.process.wait(timeout=BOUND_SECONDS) == 0, f"see {log_file}"
-        # Nothing of the service outlives its main process: systemd would kill what did
-        # (multiprocessing's resource tracker did, at every stop).
-        assert not group_alive(server.process.pid), _group(server.process.pid)
+        stop_and_leave_nothing(server, target, log_file)
     finally:
-        if group_alive(server.process.pid):
-            os.killpg(server.process.pid, signal.SIGKILL)
-        server.stop(signal.SIGKILL)
+        kill_what_is_left(server)
+
+
+def stop_and_leave_nothing(server: Companion, target: str, log_file: Path) -> None:
+    """SIGTERM to the service's process ``group`` (as systemd's KillMode=mixed sends it) or its
+    ``main`` process alone: it ends cleanly, and nothing of it outlives its main process
+    (systemd would kill what did; multiprocessing's resource tracker did, at every stop)."""
+    if target == "group":
+        os.killpg(server.process.pid, signal.SIGTERM)
+    else:
+        server.process.send_signal(signal.SIGTERM)
+    assert server.process.wait(timeout=BOUND_SECONDS) == 0, f"see {log_file}"
+    assert not group_alive(server.process.pid), _group(server.process.pid)
+
+
+def kill_what_is_left(server: Companion) -> None:
+    if group_alive(server.process.pid):
+        os.killpg(server.process.pid, signal.SIGKILL)
+    server.stop(signal.SIGKILL)
 
 
 def helpers(pid: int) -> list[int]:
@@ -150,16 +159,9 @@ def test_sigterm_ends_the_service_whose_bot_searches_on_three_workers(tmp_path, 
     try:
         bots_at_work(server, "thinking")
         poll_until(lambda: len(helpers(server.process.pid)) == 2, what="the bot worker's two helpers")
-        if target == "group":
-            os.killpg(server.process.pid, signal.SIGTERM)
-        else:
-            server.process.send_signal(signal.SIGTERM)
-        assert server.process.wait(timeout=BOUND_SECONDS) == 0, f"see {log_file}"
-        assert not group_alive(server.process.pid), _group(server.process.pid)
+        stop_and_leave_nothing(server, target, log_file)
     finally:
-        if group_alive(server.process.pid):
-            os.killpg(server.process.pid, signal.SIGKILL)
-        server.stop(signal.SIGKILL)
+        kill_what_is_left(server)
 
 
 def _group(pgid: int) -> list[str]:

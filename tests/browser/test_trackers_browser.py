@@ -92,7 +92,7 @@ def test_ledger_a_round_with_a_typed_loss_a_helper_entry_and_a_correction(live, 
                          ({"type": "nearest", "line": 2, "n": 3}, "taken"), ({"type": "taken", "count": 3}, "gazelles")):
         expect(phones[1].locator(f"[role=tabpanel]:has([data-action='{action_json(action)}'])")).to_be_visible()
         tap(phones[1], live, phones, action)
-        expect(phones[1].get_by_test_id("entry")).to_have_text("Not entered yet.")
+        expect(phones[1].get_by_test_id("entry")).to_have_text("Not entered")
         expect(phones[1].locator("[role=tab][aria-selected=true]")).to_have_attribute("data-tab", then)
     expect(phones[1].locator("[role=tab][data-tab=left]")).to_contain_text("5")
     tap(phones[1], live, phones, {"type": "gazelles", "count": 1})

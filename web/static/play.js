@@ -288,8 +288,11 @@ function headline(ctx) {
       el("h1", {}, pick(view.title)),
       el("a", { class: "rules-link", href: `/rules/${view.game}`, "data-testid": "rules-link" }, t("play.rules"))),
     status ? el("p", { class: "game-status" }, status) : null,
-    line ? el("p", { class: yours ? "turn mine" : "turn", "data-testid": "turn" }, line) : null,
-    turnClock(ctx),
+    // Whose turn it is and its time share one row (it wraps only when they do not fit): a
+    // row of its own pushed a ledger's loss entry below the fold at 360x640.
+    el("div", { class: "turn-row" },
+      line ? el("p", { class: yours ? "turn mine" : "turn", "data-testid": "turn" }, line) : null,
+      turnClock(ctx)),
     // A bot that cannot move says why, and that it tries again (the table keeps the words).
     Object.entries(view.troubles || {}).map(([seat, words]) =>
       el("p", { class: "bot-trouble", role: "status", "data-testid": "bot-trouble" },
@@ -456,9 +459,12 @@ function turnClock(ctx) {
     "data-why": clock.why ?? "running" },
     clock.seats.filter((timed) => timed.turn !== null).map((timed) => clockFace(ctx, timed)),
     clock.running ? null : el("span", { class: "clock-why", "data-testid": "clock-why" }, "⏸ ", t(`clock.why.${clock.why}`)),
+    // A short word beside the time it acts on (the whole phrase is its spoken name): the long
+    // one put the clock on a row of its own at 360 px.
     canTap ? el("button", { type: "button", class: "clock-toggle", "data-testid": "clock-toggle",
-      "aria-pressed": String(held), onclick: () => setClock({ paused: !held }) },
-      held ? `▶ ${t("clock.resume")}` : `⏸ ${t("clock.pause")}`) : null);
+      "aria-pressed": String(held), "aria-label": t(held ? "clock.resume" : "clock.pause"),
+      onclick: () => setClock({ paused: !held }) },
+      held ? `▶ ${t("clock.resume_short")}` : `⏸ ${t("clock.pause_short")}`) : null);
 }
 
 function clockFace(ctx, timed) {
