@@ -30,3 +30,13 @@ def shows_current(page, table) -> None:
     from playwright.sync_api import expect
 
     expect(page.locator("#game")).to_have_attribute("data-version", str(table.version))
+
+
+def seated_phone(live, new_phone, seat: int, name: str, **options):
+    """A phone that sits ``name`` on ``seat`` (by the table, then its rejoin link) and shows
+    the table's current version; ``options`` for ``new_phone`` (a viewport)."""
+    token = live.table.join(seat, name)
+    phone = new_phone(**options)
+    phone.goto(f"{live.url}/R/{token}")
+    shows_current(phone, live.table)
+    return phone

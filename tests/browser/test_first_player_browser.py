@@ -8,7 +8,7 @@ import warnings
 
 import pytest
 
-from browser_support import chromium_missing, shows_current
+from browser_support import chromium_missing, seated_phone, shows_current
 
 _missing = chromium_missing()
 if _missing:
@@ -22,19 +22,11 @@ from companion.first_player import drawn  # noqa: E402
 SMALL = {"viewport": {"width": 360, "height": 640}}
 
 
-def seated_phone(live, new_phone, seat: int, name: str):
-    token = live.table.join(seat, name)
-    phone = new_phone(**SMALL)
-    phone.goto(f"{live.url}/R/{token}")
-    shows_current(phone, live.table)
-    return phone
-
-
 def test_two_taps_draw_who_starts_and_every_screen_names_them(live, new_phone):
     table = live.table
     table.start_game("swap5", 4, seed=3)
     names = ["Aki", "Bo", "Chi", "Dai"]
-    phones = [seated_phone(live, new_phone, seat, name) for seat, name in enumerate(names)]
+    phones = [seated_phone(live, new_phone, seat, name, **SMALL) for seat, name in enumerate(names)]
     screen = new_phone(**SMALL)
     screen.goto(f"{live.url}/table")
     shows_current(screen, table)
@@ -84,7 +76,7 @@ def test_a_visitor_without_a_seat_is_not_offered_the_draw(live, new_phone):
 
 def test_a_free_seat_holds_the_draw_back_until_everyone_is_seated(live, new_phone):
     live.table.start_game("swap5", 2, seed=3)
-    aki = seated_phone(live, new_phone, 0, "Aki")
+    aki = seated_phone(live, new_phone, 0, "Aki", **SMALL)
     expect(aki.get_by_test_id("first-player-offer")).to_have_count(0)
     live.table.join(1, "Bo")
     shows_current(aki, live.table)

@@ -17,7 +17,7 @@ import warnings
 
 import pytest
 
-from browser_support import chromium_missing, shows_current
+from browser_support import chromium_missing, seated_phone, shows_current
 from phone_states import play_to_typical_turn
 
 _missing = chromium_missing()
@@ -27,14 +27,6 @@ if _missing:
 
 from playwright.sync_api import expect  # noqa: E402
 
-
-
-def seated_phone(live, new_phone, seat: int, name: str, **options):
-    token = live.table.join(seat, name)
-    phone = new_phone(**options)
-    phone.goto(f"{live.url}/R/{token}")
-    shows_current(phone, live.table)
-    return phone
 
 
 def fake_view(page, change) -> None:

@@ -108,3 +108,12 @@ class Api:
 @pytest.fixture
 def api(client):
     return Api(client)
+
+
+@pytest.fixture
+def seated(api, table):
+    """A 2-player SWAP 5 with a host (no seat) and both seats joined: (host, [seat tokens])."""
+    host = api.post("/api/game", {"game": "swap5", "players": 2, "seed": 4}).json["host_token"]
+    tokens = [api.post(f"/api/seats/{n}/join", {"name": name}).json["token"] for n, name in enumerate(("Aki", "Bo"))]
+    api.forget_cookies()
+    return host, tokens

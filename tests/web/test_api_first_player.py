@@ -3,16 +3,6 @@ languages to a stranger, a second time and after the first move."""
 
 from __future__ import annotations
 
-import pytest
-
-
-@pytest.fixture
-def seated(api, table):
-    """A 2-player SWAP 5 with a host (no seat) and both seats joined: (host, [seat tokens])."""
-    host = api.post("/api/game", {"game": "swap5", "players": 2, "seed": 4}).json["host_token"]
-    tokens = [api.post(f"/api/seats/{n}/join", {"name": name}).json["token"] for n, name in enumerate(("Aki", "Bo"))]
-    api.forget_cookies()
-    return host, tokens
 
 
 def test_a_seated_player_draws_and_the_answer_names_who_starts(api, table, seated):

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import random
 
-import pytest
-
 from companion.games import IllegalAction
 
 
@@ -17,15 +15,6 @@ def refused(response, status, reason=None):
     if reason:
         assert body.get("reason") == reason, body
     return body
-
-
-@pytest.fixture
-def seated(api, table):
-    """A 2-player SWAP 5 with a host (no seat) and both seats joined: (host, [seat tokens])."""
-    host = api.post("/api/game", {"game": "swap5", "players": 2, "seed": 4}).json["host_token"]
-    tokens = [api.post(f"/api/seats/{n}/join", {"name": name}).json["token"] for n, name in enumerate(("Aki", "Bo"))]
-    api.forget_cookies()
-    return host, tokens
 
 
 def play_to_the_end(table, seed=4):
