@@ -4,7 +4,6 @@ languages to a stranger, a second time and after the first move."""
 from __future__ import annotations
 
 
-
 def test_a_seated_player_draws_and_the_answer_names_who_starts(api, table, seated):
     _, tokens = seated
     answer = api.post("/api/first-player", {}, token=tokens[1])
