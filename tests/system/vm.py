@@ -203,8 +203,9 @@ def bake() -> Image:
         work.mkdir(parents=True)
         command = ["mmdebstrap", "--variant=apt", "--mode=root", f"--architectures={ARCH}",
                    "--include=" + ",".join(packages())]
-        for hook in sorted((IMAGE_SOURCES / "customize.d").glob("*.sh")):
-            command.append(f'--customize-hook=sh {hook} "$1"')
+        for stage in ("essential", "customize"):
+            for hook in sorted((IMAGE_SOURCES / f"{stage}.d").glob("*.sh")):
+                command.append(f'--{stage}-hook=sh {hook} "$1"')
         command += [SUITE, str(rootfs), MIRROR]
         log(f"baking the image {key} (mmdebstrap {SUITE} {ARCH} from {MIRROR}, then mke2fs)")
         environment = dict(os.environ, QEMU_CPU=ARCHES[ARCH].user_cpu) if ARCHES[ARCH].user_cpu else None
