@@ -340,13 +340,15 @@ class Table:
     # ================================================================ changing
 
     def start_game(
-        self, game_id: str, players: int, seed: int | None = None, options: dict | None = None, claim_host: bool = False
+        self, game_id: str, players: int, seed: int | None = None, options: dict | None = None, claim_host: bool = False,
+        note: dict | None = None,
     ) -> str | None:
         """Start a new game (abandoning an unfinished one). Seats below the new player
         count stay held, so a group can play on without joining again.
 
         With ``claim_host`` the caller also becomes the host of a table that has none, in
         the same transaction (so a refused start claims nothing); the host token is returned.
+        ``note`` is a log entry written after the setup's own (who starts, when it was drawn).
         """
         if game_id not in self.offered_games:
             known = ", ".join(self.offered_games)
@@ -372,7 +374,7 @@ class Table:
                 record_id = self._store.add_game(game_id, players, seed, state["options"])
                 if seed_chosen:
                     self._store.choose_seed(record_id)
-                setup_entries = state["log"]  # what the setup wrote (a first round begins...)
+                setup_entries = [*state["log"], *([note] if note else [])]  # what the setup wrote (a first round begins...)
                 seqs = self._store.add_log_entries(record_id, None, setup_entries)
                 self._store.remove_seats_from(players)
                 for seat_number, seat in self._seats.items():  # who plays on keeps the seat: its first occupant
@@ -391,34 +393,35 @@ class Table:
         self._notify()
         return host_token
 
-    def rematch(self) -> None:
+    def rematch(self, first_player: int | None = None, note: dict | None = None) -> None:
         """Play the finished game again: the same game, options and players on the same
         seats (their tokens and the host stay as they are), a new seed. The finished game
         stays in the history. An unfinished game is refused: starting a new one abandons it,
-        which is :meth:`start_game`'s to do, asked for as such."""
+        which is :meth:`start_game`'s to do, asked for as such. Who starts is not carried
+        over (a new play, a new draw): ``first_player`` and ``note`` set it anew, as
+        ``companion/first_player.py`` does when the last play's start was drawn."""
         with self._lock:  # re-entered by start_game: nobody undoes the last move in between
             current = self._require_game()
             if not current.game.is_over(current.state):
                 raise Conflict("this game is not over yet: to play again now, start a new game (it abandons this one)",
                                "このゲームはまだ終わっていません。今すぐやり直すには新しいゲームを始めてください（このゲームは中断になります）")
             record = current.record
-            options = {name: value for name, value in record.options.items() if name != FIRST_PLAYER}  # a new play: a new draw
-            self.start_game(record.game, record.players, options=options)
+            options = {name: value for name, value in record.options.items() if name != FIRST_PLAYER}
+            if first_player is not None:
+                options[FIRST_PLAYER] = first_player
+            self.start_game(record.game, record.players, options=options, note=note)
 
     def set_first_player(self, seat: int, note: dict) -> None:
-        """Make the player on ``seat`` take the first turn of a game nobody has moved in yet
-        (the first-player draw, ``companion/first_player.py``, decides who). The game is set
-        up again from its own seed with that seat first (the :data:`FIRST_PLAYER` option), so
-        every hand stays as dealt; ``note`` (``{"en", "ja"}``, seats as placeholders) goes in
-        its log saying so. Refused for a free seat, once the first player is set (checked under
-        the lock: two draws at the same moment set it once), and once a move has been made
-        (even one taken back): from then on the start is part of the play."""
+        """Make the player on ``seat`` (taken or still free) take the first turn of a game
+        nobody has moved in yet (the first-player draw, ``companion/first_player.py``, decides
+        who). The game is set up again from its own seed with that seat first (the
+        :data:`FIRST_PLAYER` option), so every hand stays as dealt; ``note`` (``{"en", "ja"}``,
+        seats as placeholders) goes in its log saying so. Refused once the first player is set
+        (checked under the lock: two draws at the same moment set it once), and once a move
+        has been made (even one taken back): from then on the start is part of the play."""
         with self._lock:
             current = self._require_game()
             self._require_seat_number(seat)
-            if seat not in self._seats:
-                raise Conflict(f"seat {seat + 1} is free: only a seated player can start",
-                               f"{seat + 1}番の席は空いています。最初の手番は席に着いたプレイヤーだけです")
             record = current.record
             if FIRST_PLAYER in record.options:
                 settled = record.options[FIRST_PLAYER]

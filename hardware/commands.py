@@ -80,9 +80,10 @@ def ask_rematch(panel: Panel) -> None:
 
 
 def rematch(panel: Panel) -> None:
-    """The finished game again: same game, options, players and seats, a new seed."""
+    """The finished game again: same game, options, players and seats, a new seed (and a new
+    draw of who starts if the finished play's was drawn)."""
     try:
-        panel.table.rematch()
+        first_player.rematch(panel.table)
     except (TableError, StorageError) as error:
         refused(panel, "not_started", error)
         return
@@ -151,7 +152,7 @@ def act(panel: Panel, seat: int, action: dict, version: int) -> None:
 
 
 def draw_first_player(panel: Panel) -> None:
-    """Draw who starts among the seated players, at once (one press: before the first move
+    """Draw who starts among the game's seats, at once (one press: before the first move
     it changes no card, and the status screen then names them, as every phone does)."""
     try:
         first_player.draw_first_player(panel.table)

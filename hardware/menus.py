@@ -84,10 +84,9 @@ def game_over(panel: Panel) -> bool:
 
 
 def first_player_drawable(panel: Panel) -> bool:
-    """Before a game's first move, while who starts is not drawn, once every seat is taken."""
+    """Before a game's first move, while who starts is not drawn (free seats take part)."""
     game, view = panel.public["game"], panel.public["view"]
-    return (not game["over"] and view["game_version"] == 0 and FIRST_PLAYER not in view["options"]
-            and all(seat["taken"] for seat in panel.public["seats"]))
+    return not game["over"] and view["game_version"] == 0 and FIRST_PLAYER not in view["options"]
 
 
 def game_title(panel: Panel) -> str:

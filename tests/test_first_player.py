@@ -1,5 +1,6 @@
-"""Who starts: the fair draw among the seated players (companion/first_player.py) and the
-table setting the drawn player first (Table.set_first_player)."""
+"""Who starts: the fair draw among the game's seats (companion/first_player.py), on the start
+form, before the first move or again on "play again", and the table setting the drawn seat
+first (Table.set_first_player)."""
 
 import random
 import secrets
@@ -9,9 +10,9 @@ from collections import Counter
 import pytest
 
 from companion import games
-from companion.first_player import draw, draw_first_player, drawn
+from companion.first_player import draw, draw_first_player, drawn, rematch, start_with_draw
 from companion.games.base import FIRST_PLAYER
-from companion.table import Conflict, NotFound, Table
+from companion.table import Conflict, NotFound, Table, TableError
 
 
 @pytest.fixture
@@ -32,10 +33,9 @@ def seated_table(table, game_id="lion-square", names=("Aki", "Bo", "Chi", "Dai")
 # ---------------------------------------------------------------- the draw
 
 
-def test_each_value_of_the_rng_gives_a_different_seated_seat_so_the_draw_is_uniform():
-    """Given randbelow(n) uniform on [0, n), the draw is a one-to-one map onto the seated
-    seats: each is drawn with probability 1/n, and nobody else ever is."""
-    seated = [0, 2, 3]
+def test_each_value_of_the_rng_gives_a_different_seat_so_the_draw_is_uniform():
+    """Given randbelow(n) uniform on [0, n), the draw is a one-to-one map onto the game's
+    seats: each is drawn with probability 1/n, and no other value ever is."""
     asked = []
 
     def fixed(value):
@@ -44,25 +44,24 @@ def test_each_value_of_the_rng_gives_a_different_seated_seat_so_the_draw_is_unif
             return value
         return randbelow
 
-    assert [draw(seated, fixed(value)) for value in range(len(seated))] == seated
+    assert [draw(3, fixed(value)) for value in range(3)] == [0, 1, 2]
     assert asked == [3, 3, 3]
 
 
-def test_the_systems_randomness_draws_every_seated_seat_and_no_other():
-    """The support, with the default randomness: 600 draws over 3 seated seats miss one with
-    probability 3 * (2/3)^600, below 1e-100; an empty seat never comes."""
-    counts = Counter(draw([1, 2, 4]) for _ in range(600))
-    assert set(counts) == {1, 2, 4}
+def test_the_systems_randomness_draws_every_seat_and_no_other():
+    """The support, with the default randomness: 600 draws over 3 seats miss one with
+    probability 3 * (2/3)^600, below 1e-100."""
+    counts = Counter(draw(3) for _ in range(600))
+    assert set(counts) == {0, 1, 2}
 
 
 def test_secrets_randbelow_is_the_default_randomness():
     assert draw.__defaults__ == (secrets.randbelow,)
 
 
-def test_nobody_seated_is_refused_in_plain_words():
-    with pytest.raises(Conflict, match="nobody is seated yet") as refused:
-        draw([])
-    assert "まだ誰も席に着いていません" in refused.value.ja
+def test_a_game_without_seats_has_nothing_to_draw():
+    with pytest.raises(ValueError, match="at least one seat"):
+        draw(0)
 
 
 # ---------------------------------------------------------------- the table
@@ -129,31 +128,68 @@ def test_after_a_move_who_starts_is_settled(table):
     assert table.version == version and drawn(table) is None
 
 
-def test_without_a_game_or_anyone_seated_nothing_is_drawn(table):
+def test_without_a_game_nothing_is_drawn(table):
     with pytest.raises(NotFound, match="no game has been started"):
         draw_first_player(table)
-    table.start_game("swap5", 2)
-    with pytest.raises(Conflict, match="nobody is seated yet"):
-        draw_first_player(table)
 
 
-def test_the_draw_waits_until_everyone_is_seated(table):
-    """A seat still free would leave out whoever sits there next."""
+def test_free_seats_take_part_in_the_draw_for_whoever_sits_there_next(table):
+    """Nobody waits for friends still joining: the draw is among the game's seats."""
     seated_table(table, names=("Aki", None, "Chi", None))
-    version = table.version
-    with pytest.raises(Conflict, match="seat 2, 4 is free: who starts is drawn once everyone is seated") as refused:
-        draw_first_player(table)
-    assert "2, 4番の席が空いています" in refused.value.ja
-    assert table.version == version and drawn(table) is None
-    table.join(1, "Bo")
-    table.join(3, "Dai")
     assert draw_first_player(table, randbelow=lambda n: 3) == 3
+    assert drawn(table) == 3
+    assert table.view(None)["log"][-1]["text"]["en"] == "{s3} starts (drawn at random among 4 players)"
+    assert games.get("lion-square").start_player(table.state()) == 3
 
 
-def test_a_free_seat_cannot_be_set_first(table):
-    seated_table(table, names=("Aki", None, "Chi", "Dai"))
-    with pytest.raises(Conflict, match="seat 2 is free"):
-        table.set_first_player(1, {"en": "x", "ja": "x"})
+def test_a_seat_outside_the_game_cannot_be_set_first(table):
+    seated_table(table, names=("Aki", "Bo", "Chi"))
+    with pytest.raises(NotFound, match="there is no seat 3"):
+        table.set_first_player(3, {"en": "x", "ja": "x"})
+    assert drawn(table) is None
+
+
+# ---------------------------------------------------------------- drawn on the start form
+
+
+def test_a_game_started_with_the_draw_is_dealt_with_the_drawn_seat_first(table, tmp_path):
+    start_with_draw(table, "swap5", 4, seed=5, randbelow=lambda n: 2)
+    assert drawn(table) == 2 and table.view(None)["to_act"] == [2]
+    note = table.view(None)["log"][-1]
+    assert note["kind"] == "first-player"
+    assert note["text"]["en"] == "{s2} starts (drawn at random among 4 players)"
+    chosen = Table(tmp_path / "chosen")  # the same deal as that seat chosen on the start form
+    try:
+        chosen.start_game("swap5", 4, seed=5, options={FIRST_PLAYER: 2})
+        assert chosen.state()["options"] == table.state()["options"]
+        assert [chosen.view(seat)["private"] for seat in range(4)] == [table.view(seat)["private"] for seat in range(4)]
+    finally:
+        chosen.close()
+
+
+def test_the_draw_on_the_start_form_is_in_the_one_start_so_a_bot_never_moves_before_it(tmp_path):
+    """The game is set up with the drawn seat first: the table's first version already
+    names them, so nothing (a bot's worker included) ever sees the game without the draw."""
+    table = Table(tmp_path)
+    seen = []
+    table.subscribe(lambda version: seen.append(table.state()["options"].get(FIRST_PLAYER, "none")))
+    try:
+        start_with_draw(table, "lion-square", 3, randbelow=lambda n: 1)
+        assert seen and set(seen) == {1}
+    finally:
+        table.close()
+
+
+def test_the_start_form_draws_or_chooses_not_both(table):
+    with pytest.raises(Conflict, match="draw or choose, not both"):
+        start_with_draw(table, "swap5", 2, options={FIRST_PLAYER: 1})
+    assert table.game_id is None
+
+
+def test_a_bad_player_count_is_refused_by_the_game_in_plain_words(table):
+    with pytest.raises(TableError, match="the number of players"):
+        start_with_draw(table, "swap5", "two")
+    assert table.game_id is None
 
 
 def test_the_draw_survives_a_restart(tmp_path):
@@ -170,13 +206,25 @@ def test_the_draw_survives_a_restart(tmp_path):
         again.close()
 
 
-def test_a_rematch_draws_anew(table):
-    seated_table(table, "swap5", ("Aki", "Bo"))
-    draw_first_player(table, randbelow=lambda n: 1)
-    game, chooser = games.get("swap5"), random.Random(0)
+def play_out(table):
+    game, chooser = games.get(table.game_id), random.Random(0)
     while not game.is_over(table.state()):
         seat = game.to_act(table.state())[0]
         table.act(seat, chooser.choice(game.legal_actions(table.state(), seat)), table.version)
-    table.rematch()
+
+
+def test_play_again_after_a_drawn_start_draws_anew(table):
+    seated_table(table, "swap5", ("Aki", "Bo"))
+    draw_first_player(table, randbelow=lambda n: 1)
+    play_out(table)
+    rematch(table, randbelow=lambda n: 0)
+    assert drawn(table) == 0 and table.view(None)["to_act"] == [0]
+    assert table.view(None)["log"][-1]["kind"] == "first-player"
+
+
+def test_play_again_without_a_draw_leaves_who_starts_open(table):
+    seated_table(table, "swap5", ("Aki", "Bo"))
+    play_out(table)
+    rematch(table, randbelow=lambda n: pytest.fail("nothing to draw"))
     assert FIRST_PLAYER not in table.state()["options"] and drawn(table) is None
-    assert draw_first_player(table, randbelow=lambda n: 0) == 0
+    assert draw_first_player(table, randbelow=lambda n: 1) == 1

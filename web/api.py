@@ -35,7 +35,7 @@ from companion.bots import LEVELS as BOT_LEVELS
 from companion.bots import NoBot
 from companion.bots import supported as bot_games_supported
 from companion.bots.seats import HINT_SECONDS_RANGE, HintAbandoned, WorkerDied
-from companion.first_player import draw_first_player
+from companion import first_player
 from companion.games.base import LARGEST_SEED, render_text
 from companion.table import Conflict, Forbidden, IllegalAction, NotFound, StorageError, Table, TableError
 
@@ -303,8 +303,13 @@ def table_info():
 def start_game():
     """Start a game. On a table without a host the caller becomes host; then only the host may."""
     table = current_table()
-    body = json_body(required=("game", "players"), optional=("seed", "options", "bots"))
+    body = json_body(required=("game", "players"), optional=("seed", "options", "bots", "first_player"))
     game_id, players, options = body["game"], body["players"], body.get("options")
+    if body.get("first_player", "draw") != "draw":
+        raise ApiError(400, f'"first_player" is "draw" (who starts, drawn at random), not {body["first_player"]!r}; '
+                       'a chosen seat goes in "options"',
+                       f'"first_player" は "draw"（ランダムに選ぶ）だけです（{body["first_player"]!r} は使えません）。'
+                       '席を指定するときは "options" に入れてください')
     claim = not table.has_host
     if not claim:
         require_host(table)
@@ -312,7 +317,10 @@ def start_game():
     # Checked in full before the game starts: a bad bot request starts nothing.
     bots = _requested_bots(table, game_id, players, body["bots"]) if "bots" in body else {}
     # On a table without a host the caller becomes host in the same step, so a refused start claims nothing.
-    host_token = table.start_game(game_id, players, seed, options, claim_host=claim)
+    if "first_player" in body:
+        host_token = first_player.start_with_draw(table, game_id, players, seed, options, claim_host=claim)
+    else:
+        host_token = table.start_game(game_id, players, seed, options, claim_host=claim)
     not_seated = _seat_bots(bots)
     info = _table_answer(table)
     if not_seated:
@@ -394,11 +402,12 @@ def free_all_seats():
 
 @blueprint.post("/rematch")
 def rematch():
-    """The host plays the finished game again: same game, options, players and seats, a new seed."""
+    """The host plays the finished game again: same game, options, players and seats, a new
+    seed; who starts is drawn again if it was drawn for the finished play."""
     table = current_table()
     json_body()
     require_host(table)
-    table.rematch()
+    first_player.rematch(table)
     return _table_answer(table)
 
 
@@ -481,14 +490,14 @@ def clock_question():
 
 
 @blueprint.post("/first-player")
-def first_player():
-    """Draw who starts, among the seated players, before the first move (a seated player or
+def draw_first_player():
+    """Draw who starts, among the game's seats, before the first move (a seated player or
     the host); the answer is the caller's new view, which names them (docs/phone.md)."""
     table = current_table()
     json_body()
     if not auth.is_host(table, request):
         _require_seat(table)
-    draw_first_player(table)
+    first_player.draw_first_player(table)
     return table.view(auth.seat_of(table, request))
 
 

@@ -17,6 +17,7 @@ from contextlib import contextmanager
 import pytest
 
 from browser_support import chromium_missing
+from waiting import until_the_table
 from companion.bots.budget import Budget
 from companion.bots.seats import BotSeats, WorkerThinker
 from companion.config import BotsConfig
@@ -157,6 +158,49 @@ def test_the_new_game_form_seats_a_bot_that_then_moves(tmp_path, browser, new_ph
         expect(screen.get_by_test_id("log")).to_contain_text("Bot 1 (normal)", timeout=60_000)  # its first move
         assert table.action_log()[0]["seat"] == 0
         assert problems == []
+
+
+class Recording:
+    """Answers each view's first action at once and keeps the views it was given."""
+
+    def __init__(self):
+        self.views = []
+
+    def think(self, game_id, view, *, level, budget):
+        self.views.append(view)
+        future = concurrent.futures.Future()
+        future.set_result(view["actions"][0])
+        return future
+
+    def close(self):
+        pass
+
+
+def test_who_starts_drawn_on_the_start_form_comes_before_any_bots_move(tmp_path, browser, new_phone):
+    """Issue 36: a bot first to act moved within a second of the start and so closed the
+    draw. Drawn with the start, the game is dealt with the drawn seat first: every view a bot
+    is given already names who starts. Taps beyond the start's: "More" (1), "Who starts"
+    (2: open the list, choose "Draw at random")."""
+    thinker = Recording()
+    with serving(tmp_path, thinker) as (url, table, bots):
+        host = new_phone(viewport={"width": 360, "height": 640})
+        host.goto(url)
+        host.locator("#start-game").select_option("swap5")
+        host.locator("#start-players").select_option("2")
+        host.get_by_test_id("start-seat-1").get_by_label("Bot: normal").check()
+        host.get_by_text("More").click()
+        host.locator("#start-first-player").select_option("draw")
+        host.get_by_test_id("start").click()
+        host.wait_for_url(f"{url}/J/{table.join_code}")
+        first = table.state()["options"]["first_player"]
+        assert first in (0, 1) and bots.levels() == {1: "normal"}
+        assert [entry.get("kind") for entry in table.log(None)].count("first-player") == 1
+        if first == 1:  # the bot starts: it moves, and the game it was given named it first
+            until_the_table(table, table.action_log, what="the bot's first move")
+            assert table.action_log()[0]["seat"] == 1
+            assert thinker.views and all(view["options"]["first_player"] == 1 for view in thinker.views)
+        else:  # the person starts: the bot waits its turn
+            assert table.view(None)["to_act"] == [0] and table.action_log() == []
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])

@@ -250,7 +250,8 @@ def test_card_games_offer_no_actions_on_the_panel(make_panel, table):
     table.start_game("lion-square", 3, seed=2)
     panel = make_panel()
     short_press(panel, "ok")
-    assert panel.text_lines()[1:] == ["> Menu…", "Undo last action"]  # undo is never first
+    # Before the first move only the draw of who starts; undo is never first.
+    assert panel.text_lines()[1:] == ["> Who starts? Draw", "Menu…", "Undo last action"]
 
 
 def test_the_end_shows_the_ranking(make_panel, table):

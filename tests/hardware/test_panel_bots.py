@@ -82,7 +82,7 @@ def test_no_bots_entry_on_a_panel_handed_no_bots(make_panel, table):
     table.start_game("swap5", 2, seed=1)
     panel = make_panel()
     short_press(panel, "ok")
-    assert panel.text_lines() == ["SWAP 5", "> Menu…", "Undo last action"]
+    assert panel.text_lines() == ["SWAP 5", "> Who starts? Draw", "Menu…", "Undo last action"]
 
 
 def test_the_composition_root_hands_the_panel_the_tables_bots(pins, table, bots, tmp_path):

@@ -1,5 +1,5 @@
 """Who starts, by the panel's buttons alone: "Who starts? Draw" in the game menu draws one of
-the seated players with one press; the status screen names them until the first move, whoever
+the game's seats with one press (a free seat for whoever sits there next); the status screen names them until the first move, whoever
 drew (a phone too); the presses are those docs/panel.md lists."""
 
 from __future__ import annotations
@@ -66,11 +66,12 @@ def test_a_draw_from_a_phone_shows_until_the_first_move(make_panel, table, langu
     assert shown not in " ".join(status_text(panel))
 
 
-def test_nobody_seated_or_a_move_made_offers_no_draw(make_panel, table):
+def test_free_seats_take_part_and_a_move_made_offers_no_draw(make_panel, table):
+    """A group on the panel alone draws before seating its bots: no bot moves before the draw."""
     table.start_game("swap5", 2, seed=3)
     panel = make_panel()
     short_press(panel, "ok")
-    assert "Who starts? Draw" not in [item.label for item in panel.page.items()]
+    assert "Who starts? Draw" in [item.label for item in panel.page.items()]
     short_press(panel, "back")
     table.join(0, "Aki")
     table.join(1, "Ben")

@@ -3,6 +3,8 @@ languages to a stranger, a second time and after the first move."""
 
 from __future__ import annotations
 
+import random
+
 
 def test_a_seated_player_draws_and_the_answer_names_who_starts(api, table, seated):
     _, tokens = seated
@@ -45,3 +47,37 @@ def test_a_body_with_fields_is_refused(api, table, seated):
     _, tokens = seated
     assert api.post("/api/first-player", {"seat": 0}, token=tokens[0]).status_code == 400
     assert "first_player" not in table.state()["options"]
+
+
+# ---------------------------------------------------------------- drawn on the start form
+
+
+def test_a_game_started_with_the_draw_names_who_starts_from_its_first_version(api, table):
+    """A bot on the drawn seat (or on seat 1) can only ever see the game with the draw made."""
+    answer = api.post("/api/game", {"game": "swap5", "players": 4, "first_player": "draw"})
+    assert answer.status_code == 200, answer.json
+    first = table.state()["options"]["first_player"]
+    assert first in range(4)
+    view = api.get("/api/view").json
+    assert view["to_act"] == [first] and view["log"][-1]["kind"] == "first-player"
+
+
+def test_the_start_forms_draw_takes_only_draw_and_not_beside_a_chosen_seat(api, table):
+    wrong = api.post("/api/game", {"game": "swap5", "players": 2, "first_player": 1})
+    assert wrong.status_code == 400 and 'a chosen seat goes in "options"' in wrong.json["error"]
+    both = api.post("/api/game", {"game": "swap5", "players": 2, "first_player": "draw", "options": {"first_player": 1}})
+    assert both.status_code == 409 and "draw or choose, not both" in both.json["error"]
+    assert table.game_id is None
+
+
+def test_play_again_after_a_drawn_start_draws_again(api, table):
+    host = api.post("/api/game", {"game": "swap5", "players": 2, "seed": 4, "first_player": "draw"}).json["host_token"]
+    chooser = random.Random(0)  # the first action each time can go round in circles
+    while not table.view(None)["over"]:
+        seat = table.view(None)["to_act"][0]
+        view = table.view(seat)
+        table.act(seat, chooser.choice(view["actions"]), view["version"])
+    again = api.post("/api/rematch", {}, token=host)
+    assert again.status_code == 200, again.json
+    assert "first_player" in table.state()["options"]
+    assert api.get("/api/view").json["log"][-1]["kind"] == "first-player"

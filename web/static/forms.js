@@ -55,6 +55,10 @@ export function startForm(form, offered, current, running, started, seatsNow = (
   // Text, not a number: seeds have 63 bits and a JavaScript number keeps 53, so the digits go as typed (the server checks them).
   const seedInput = el("input", { id: "start-seed", name: "seed", type: "text", inputmode: "numeric", autocomplete: "off", spellcheck: "false" });
   const seatsBox = el("div", { class: "seat-choices" });
+  // Drawn with the start, so a bot on the drawn seat moves only once everyone can see the draw.
+  const whoStarts = el("select", { id: "start-first-player", name: "first_player" },
+    el("option", { value: "" }, t("start.first_seat")),
+    el("option", { value: "draw" }, t("start.first_draw")));
 
   /** {seat: level} of the seats given to a bot so far. */
   function chosenBots() {
@@ -121,6 +125,7 @@ export function startForm(form, offered, current, running, started, seatsNow = (
     // The game's options keep their defaults unless someone opens them, so the start button
     // stays on a 360 x 640 phone's first screen.
     el("details", { class: "start-more" }, el("summary", {}, t("start.advanced")),
+      el("p", { class: "option" }, el("label", { for: "start-first-player" }, t("start.who_starts")), whoStarts),
       optionsBox,
       el("p", {}, el("label", { for: "start-seed" }, t("start.seed")), seedInput)),
     el("button", { class: "big", type: "submit", "data-testid": "start" }, t("start.button")));
@@ -132,6 +137,7 @@ export function startForm(form, offered, current, running, started, seatsNow = (
     const body = { game: gameSelect.value, players: Number(playersSelect.value), options: {} };
     for (const input of optionsBox.querySelectorAll("select, input")) body.options[input.name] = optionValue(input);
     if (seedInput.value.trim() !== "") body.seed = seedInput.value.trim();
+    if (whoStarts.value) body.first_player = whoStarts.value;
     const bots = Object.entries(chosenBots()).map(([seat, level]) => ({ seat: Number(seat), level }));
     if (bots.length) body.bots = bots;
     try {

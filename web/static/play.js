@@ -303,8 +303,9 @@ function headline(ctx) {
 }
 
 /**
- * Who starts (docs/phone.md, "Who starts"): before the first move, once every seat is taken,
- * a seated player or the host draws one of the players at random. Two taps: the first only opens the offer, the
+ * Who starts (docs/phone.md, "Who starts"): before the first move, a seated player or the
+ * host draws one of the game's seats at random (a free seat takes part for whoever sits
+ * there next). Two taps: the first only opens the offer, the
  * second draws (which cannot be taken back). Once drawn, every screen names them until the
  * first move; the log keeps it.
  */
@@ -315,8 +316,7 @@ function firstPlayer(ctx) {
     return el("p", { class: "first-player", role: "status", "data-testid": "first-player" },
       t("first.drawn", { name: ctx.seatName(drawn) }));
   }
-  // Offered once everyone is seated: a free seat would leave out whoever sits there next.
-  if (mode !== "play" || (view.seat === null && !isHost) || !view.names.every((name) => name)) return null;
+  if (mode !== "play" || (view.seat === null && !isHost)) return null;
   const seated = view.names.length;
   return el("details", { class: "first-player-offer", "data-testid": "first-player-offer" },
     el("summary", {}, t("first.offer")),
