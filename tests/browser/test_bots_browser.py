@@ -17,6 +17,7 @@ from contextlib import contextmanager
 import pytest
 
 from browser_support import chromium_missing
+from thinkers import FirstAction
 from waiting import until_the_table
 from companion.bots.budget import Budget
 from companion.bots.seats import BotSeats, WorkerThinker
@@ -160,28 +161,12 @@ def test_the_new_game_form_seats_a_bot_that_then_moves(tmp_path, browser, new_ph
         assert problems == []
 
 
-class Recording:
-    """Answers each view's first action at once and keeps the views it was given."""
-
-    def __init__(self):
-        self.views = []
-
-    def think(self, game_id, view, *, level, budget):
-        self.views.append(view)
-        future = concurrent.futures.Future()
-        future.set_result(view["actions"][0])
-        return future
-
-    def close(self):
-        pass
-
-
 def test_who_starts_drawn_on_the_start_form_comes_before_any_bots_move(tmp_path, browser, new_phone):
     """Issue 36: a bot first to act moved within a second of the start and so closed the
     draw. Drawn with the start, the game is dealt with the drawn seat first: every view a bot
     is given already names who starts. Taps beyond the start's: "More" (1), "Who starts"
     (2: open the list, choose "Draw at random")."""
-    thinker = Recording()
+    thinker = FirstAction()
     with serving(tmp_path, thinker) as (url, table, bots):
         host = new_phone(viewport={"width": 360, "height": 640})
         host.goto(url)

@@ -10,7 +10,6 @@ wait is on an event or on the page's state (tests/waiting.py), never a sleep.
 
 from __future__ import annotations
 
-import concurrent.futures
 import threading
 import warnings
 from contextlib import contextmanager
@@ -18,6 +17,7 @@ from contextlib import contextmanager
 import pytest
 
 from browser_support import chromium_missing, shows_current
+from thinkers import FirstAction
 from waiting import poll_until, until_the_table
 
 _missing = chromium_missing()
@@ -130,18 +130,6 @@ def test_a_bot_is_never_offered_as_host_and_refused_when_asked_for(tmp_path, bro
         assert answer["body"]["error"] == "seat 4 is a bot: hosting can only go to a person"
         assert answer["body"]["error_ja"] == "4番の席はボットです。ホストは人にしか譲れません"
         assert table.version == version and table.is_host(tokens["Aki"])
-
-
-class FirstAction:
-    """A bot that answers its view's first action at once (the search is not what is tested)."""
-
-    def think(self, game_id, view, *, level, budget):
-        future = concurrent.futures.Future()
-        future.set_result(view["actions"][0])
-        return future
-
-    def close(self):
-        pass
 
 
 def quick_bots(table):

@@ -12,7 +12,8 @@ import queue
 import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
-from panel_helpers import BUTTONS, URL, FirstAction, FlakyDisplay
+from panel_helpers import BUTTONS, URL, FlakyDisplay
+from thinkers import FirstAction
 
 from companion.bots.seats import BotSeats
 from companion.config import BotsConfig

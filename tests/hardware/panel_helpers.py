@@ -3,7 +3,6 @@ a clock moved by hand, and menu navigation by what the screen shows."""
 
 from __future__ import annotations
 
-import concurrent.futures
 import threading
 
 from luma.core.device import dummy
@@ -95,14 +94,3 @@ def status_text(panel) -> list[str]:
     """Every line of the status screen shown, the headline first: what paging shows."""
     return [panel.screen.headline or "", *panel.screen.lines]
 
-
-class FirstAction:
-    """A bot thinker that answers at once with the first listed action."""
-
-    def think(self, game_id, view, *, level, budget):
-        future = concurrent.futures.Future()
-        future.set_result(view["actions"][0])
-        return future
-
-    def close(self):
-        pass

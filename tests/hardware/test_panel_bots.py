@@ -9,7 +9,8 @@ import concurrent.futures
 import time
 
 import pytest
-from panel_helpers import FirstAction, choose, presses, selected, short_press, status_of
+from panel_helpers import choose, presses, selected, short_press
+from thinkers import FirstAction
 
 from companion.bots.seats import BotSeats
 from companion.config import BotsConfig

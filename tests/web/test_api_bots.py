@@ -12,23 +12,8 @@ import pytest
 from companion.bots.budget import Budget
 from companion.bots.seats import BotSeats, WorkerThinker
 from companion.config import BotsConfig
+from thinkers import FirstAction
 from web import create_app
-
-
-class FirstAction:
-    """A thinker answering the view's first action at once (the plumbing, not the search)."""
-
-    def __init__(self):
-        self.views = []
-
-    def think(self, game_id, view, *, level, budget):
-        self.views.append(view)
-        future = concurrent.futures.Future()
-        future.set_result(view["actions"][0])
-        return future
-
-    def close(self):
-        pass
 
 
 def bot_app(table, data_dir, thinker):
