@@ -890,7 +890,7 @@ class Table:
     def _history_entry(self, record: GameRecord) -> dict:
         return {
             "game": record.game,
-            "title": games.get(record.game).title,
+            "title": games.get(record.game).title_of(record.options),
             "players": record.players,
             "started_at": record.started_at,
             "ended_at": record.ended_at,
