@@ -116,9 +116,12 @@ class ScorePad(Game):
         return [state["turn"]]
 
     def _legal_actions(self, state: dict, seat: int) -> list[dict]:
-        actions = [{"type": "add", "seat": s, "points": step} for s in range(state["players"]) for step in STEPS]
+        # In the order a panel's menu offers them: the turn passed first (ok, ok), the end last.
+        actions = [{"type": "pass"}]
+        actions += [{"type": "add", "seat": s, "points": step} for s in range(state["players"]) for step in STEPS]
+        actions.append({"type": "next-round"})
         actions += [{"type": "open", "round": r} for r in range(len(state["rounds"])) if r != state["open"]]
-        actions += [{"type": "pass"}, {"type": "next-round"}, {"type": "finish"}]
+        actions.append({"type": "finish"})
         return actions
 
     # ------------------------------------------------------------------ actions

@@ -176,7 +176,7 @@ export default {
 
   /** A new round and the end ask first; a step, a turn passed or a round opened go at once. */
   confirm(ctx, action) {
-    return action.type === "next-round" || action.type === "finish";
+    return ["next-round", "finish"].includes(action.type);
   },
 
   /** The player stays chosen after a step, so their next step is one tap. */
