@@ -159,6 +159,8 @@ WORDS = {
     "choice.typed": {"en": "typed", "ja": "入力した配置"},
     "choice.True": {"en": "yes", "ja": "はい"},
     "choice.False": {"en": "no", "ja": "いいえ"},
+    "choice.highest": {"en": "highest total", "ja": "合計の多い人"},
+    "choice.lowest": {"en": "lowest total", "ja": "合計の少ない人"},
     # ---------------------------------------------------------------- SWAP 5's colours
     # On the one-colour OLED: the letter the phones and rules pages mark each colour with, and
     # its name (colour is never the only sign, and here there is none).

@@ -39,7 +39,7 @@ def changed(page, table, before):
 
 def finished_pad(table, names, name):
     """A score pad of ``name`` played to its end by ``names`` (through the table, as phones would)."""
-    table.start_game("score-pad", len(names), seed=1, options={"name": name, "lowest_wins": False})
+    table.start_game("score-pad", len(names), seed=1, options={"name": name, "wins": "highest"})
     for seat, player in enumerate(names):
         table.join(seat, player)
     table.act(0, {"type": "add", "seat": 0, "points": 1}, table.version)
@@ -86,7 +86,7 @@ def test_a_returning_group_starts_the_pad_and_sits_without_typing(live, new_phon
 
 def test_scores_turns_rounds_a_correction_and_the_end_in_two_taps_each(live, new_phone):
     table = live.table
-    table.start_game("score-pad", 3, seed=1, options={"name": "Catan", "lowest_wins": False})
+    table.start_game("score-pad", 3, seed=1, options={"name": "Catan", "wins": "highest"})
     aki, ben = (seated_phone(live, new_phone, seat, name, **SMALL) for seat, name in enumerate(["Aki", "Ben"]))
     table.join(2, "Cy")
     shows_current(aki, table)
@@ -147,7 +147,7 @@ def test_scores_turns_rounds_a_correction_and_the_end_in_two_taps_each(live, new
 
 def test_the_table_screen_shows_the_pad_without_controls(live, new_phone):
     table = live.table
-    table.start_game("score-pad", 2, seed=1, options={"name": "ごきぶりポーカー", "lowest_wins": True})
+    table.start_game("score-pad", 2, seed=1, options={"name": "ごきぶりポーカー", "wins": "lowest"})
     table.join(0, "Aki")
     table.join(1, "Ben")
     table.act(0, {"type": "add", "seat": 1, "points": 5}, table.version)

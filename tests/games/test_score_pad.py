@@ -103,7 +103,7 @@ def test_the_highest_total_wins_and_ties_share_the_win():
 
 
 def test_lowest_wins_when_the_group_chose_it():
-    state = play(GAME.setup(3, 1, {"lowest_wins": True}), (0, add(0, 10)), (0, add(1, 5)), (0, add(2, 5)),
+    state = play(GAME.setup(3, 1, {"wins": "lowest"}), (0, add(0, 10)), (0, add(1, 5)), (0, add(2, 5)),
                  (0, add(2, 1)), (0, {"type": "finish"}))
     result = GAME.result(state)
     assert result["winners"] == [1] and result["lowest_wins"] is True
@@ -120,12 +120,12 @@ def test_the_result_keeps_every_round_and_every_correction():
 
 
 def test_the_game_played_names_the_records_box_and_title():
-    assert GAME.box_of({"name": "", "lowest_wins": False}) == GAME.box  # unnamed: "Score pad"
-    assert GAME.title_of({"name": "", "lowest_wins": False}) == {"en": "Score pad", "ja": "スコアパッド"}
-    box = GAME.box_of({"name": "Ｃａｔａｎ", "lowest_wins": True})
+    assert GAME.box_of({"name": "", "wins": "highest"}) == GAME.box  # unnamed: "Score pad"
+    assert GAME.title_of({"name": "", "wins": "highest"}) == {"en": "Score pad", "ja": "スコアパッド"}
+    box = GAME.box_of({"name": "Ｃａｔａｎ", "wins": "lowest"})
     assert box.id == "score-pad:catan" and box.name == "Ｃａｔａｎ" and box.highest_wins is False
-    assert GAME.box_of({"name": "CATAN", "lowest_wins": False}).id == box.id  # one game however it is typed
-    assert GAME.title_of({"name": "ごきぶりポーカー", "lowest_wins": False}) == {"en": "ごきぶりポーカー", "ja": "ごきぶりポーカー"}
+    assert GAME.box_of({"name": "CATAN", "wins": "highest"}).id == box.id  # one game however it is typed
+    assert GAME.title_of({"name": "ごきぶりポーカー", "wins": "highest"}) == {"en": "ごきぶりポーカー", "ja": "ごきぶりポーカー"}
 
 
 @pytest.mark.parametrize(("name", "why"), [
@@ -143,5 +143,5 @@ def test_a_bad_game_name_is_refused_in_both_languages(name, why):
 
 def test_its_options_are_asked_at_the_start():
     described = {option["name"]: option for option in GAME.describe_options()}
-    assert described["name"]["asked"] and described["lowest_wins"]["asked"]
-    assert described["lowest_wins"]["choices"] == [False, True]
+    assert described["name"]["asked"] and described["wins"]["asked"]
+    assert described["wins"]["choices"] == ["highest", "lowest"]

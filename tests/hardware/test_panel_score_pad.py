@@ -12,7 +12,7 @@ NAMES = ["Aki", "Ben", "Cy"]
 
 
 def pad(table, options=None):
-    table.start_game("score-pad", 3, seed=1, options=options or {"name": "Catan", "lowest_wins": False})
+    table.start_game("score-pad", 3, seed=1, options=options or {"name": "Catan", "wins": "highest"})
     for seat, name in enumerate(NAMES):
         table.join(seat, name)
 
@@ -94,7 +94,7 @@ def test_a_whole_score_pad_by_the_buttons_alone(make_panel, table):
 
 
 def test_the_status_screen_in_japanese_says_lowest_wins(make_panel, table):
-    pad(table, {"name": "ごきぶりポーカー", "lowest_wins": True})
+    pad(table, {"name": "ごきぶりポーカー", "wins": "lowest"})
     panel = make_panel(language="ja")
     lines = status_text(panel)
     assert "合計" in lines and "合計の少ない人の勝ち" in "".join(lines)  # Japanese wraps without spaces

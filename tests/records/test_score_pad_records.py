@@ -12,7 +12,7 @@ from companion.records.exports import bgstats_payload, plays_csv
 from companion.records.stats import stats
 from companion.table import Conflict
 
-CATAN = {"name": "Catan", "lowest_wins": False}
+CATAN = {"name": "Catan", "wins": "highest"}
 
 
 def add(seat, points):
@@ -50,7 +50,7 @@ def test_a_play_is_kept_under_the_game_named_with_its_totals_and_winner(table, r
 
 
 def test_bgstats_gets_the_game_named_and_which_way_it_counts(table, records):
-    pad(table, ["Aki", "Ben"], {"name": "Ｃａｔａｎ", "lowest_wins": True})
+    pad(table, ["Aki", "Ben"], {"name": "Ｃａｔａｎ", "wins": "lowest"})
     act(table, 0, {"type": "finish"})
     payload = bgstats_payload(records.plays()[0], timezone.utc)
     assert payload["game"] == {"name": "Ｃａｔａｎ", "sourceGameId": "score-pad:catan", "highestWins": False,
@@ -61,9 +61,9 @@ def test_bgstats_gets_the_game_named_and_which_way_it_counts(table, records):
 def test_the_statistics_count_each_game_named_as_a_board_game_of_its_own(table, records):
     pad(table, ["Aki", "Ben"])
     act(table, 0, {"type": "finish"})
-    pad(table, ["Aki", "Ben"], {"name": "CATAN", "lowest_wins": False})  # the same game, typed otherwise
+    pad(table, ["Aki", "Ben"], {"name": "CATAN", "wins": "highest"})  # the same game, typed otherwise
     act(table, 0, {"type": "finish"})
-    pad(table, ["Aki", "Ben"], {"name": "Hanabi", "lowest_wins": False})
+    pad(table, ["Aki", "Ben"], {"name": "Hanabi", "wins": "highest"})
     act(table, 0, {"type": "finish"})
     counted = stats(records.outcomes())
     by_box = {entry["box"]: entry for entry in counted["games"]}
@@ -121,9 +121,9 @@ def test_the_names_used_before_come_back_most_recent_first(table, records):
     assert records.used_before() == {"players": [], "options": {}}
     pad(table, ["Aki", "Ben"])
     act(table, 0, {"type": "finish"})
-    pad(table, ["Cy", "aki"], {"name": "Hanabi", "lowest_wins": False})
+    pad(table, ["Cy", "aki"], {"name": "Hanabi", "wins": "highest"})
     act(table, 0, {"type": "finish"})
-    pad(table, ["Dee", "Eve"], {"name": "", "lowest_wins": False})  # unnamed: no name to offer
+    pad(table, ["Dee", "Eve"], {"name": "", "wins": "highest"})  # unnamed: no name to offer
     act(table, 0, {"type": "finish"})
     table.start_game("swap5", 2)  # a play of another game, abandoned with no move: not a play
     used = records.used_before()

@@ -16,7 +16,7 @@ a column per round and a row per player, and a turn marker. It keeps
   the turn to the next seat clockwise. The table waits for that seat (``waiting_for``), so
   the turn clock times every turn as in the games it knows;
 - **the end**: ``finish`` totals the rounds; the highest total wins, or the lowest when the
-  group chose ``lowest_wins`` at the start; tied totals share the place and the win.
+  group chose so at the start (``wins``: ``"lowest"``); tied totals share the place and the win.
 
 Its options name the game being played (``name``, typed once on the start form, then
 chosen from the names used before): the records, the statistics and BG Stats keep the
@@ -76,7 +76,7 @@ class ScorePad(Game):
     options = (
         Option("name", "", {"en": "The game you play", "ja": "遊ぶゲームの名前"}, check=_name_problem, asked=True,
                help={"en": "Its plays are kept under this name.", "ja": "記録はこの名前で残ります。"}),
-        Option("lowest_wins", False, {"en": "Who wins", "ja": "勝ち"}, choices=(False, True), asked=True),
+        Option("wins", "highest", {"en": "Who wins", "ja": "勝つのは"}, choices=("highest", "lowest"), asked=True),
     )
     action_fields = {
         "add": ("seat", "points"),
@@ -92,7 +92,7 @@ class ScorePad(Game):
         name = options.get("name") or ""
         if not name:
             return self.box
-        return Box(BOX_PREFIX + name_key(name), name, highest_wins=not options.get("lowest_wins", False))
+        return Box(BOX_PREFIX + name_key(name), name, highest_wins=options.get("wins") != "lowest")
 
     def title_of(self, options: dict) -> dict:
         name = options.get("name") or ""
@@ -174,7 +174,7 @@ class ScorePad(Game):
     def _finish(self, state: dict) -> None:
         players = state["players"]
         totals = _totals(state)
-        lowest = state["options"]["lowest_wins"]
+        lowest = state["options"]["wins"] == "lowest"
         better = (lambda a, b: a < b) if lowest else (lambda a, b: a > b)
         places = [1 + sum(1 for other in totals if better(other, totals[s])) for s in range(players)]
         ranking = [{"seat": s, "place": places[s], "total": totals[s]}
@@ -232,7 +232,7 @@ class ScorePad(Game):
         return {
             "step": "over" if state["result"] else "scoring",
             "name": state["options"]["name"],
-            "lowest_wins": state["options"]["lowest_wins"],
+            "lowest_wins": state["options"]["wins"] == "lowest",
             "rounds": state["rounds"],
             "open": state["open"],
             "turn": state["turn"],
