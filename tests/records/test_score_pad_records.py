@@ -146,3 +146,70 @@ def test_a_finished_game_whose_moves_were_shown_cannot_be_taken_back(table, reco
     records.play(records.plays()[0]["id"])
     with pytest.raises(Conflict):
         table.undo()
+
+
+def test_the_turn_marker_times_each_turn_and_the_records_keep_it(table, records):
+    """In a game the companion does not know, a tap on "Next player" ends a turn: the turn
+    clock follows the pad's turn marker, and the play keeps each turn's time."""
+    from companion.clock import TurnClock
+
+    class Time:
+        now = 0.0
+
+        def __call__(self):
+            return self.now
+
+    time = Time()
+    pad(table, ["Aki", "Ben"], scores=())
+    clock = TurnClock(table, clock=time)
+    time.now = 30
+    act(table, 1, add(0, 5))  # a score written meanwhile ends nobody's turn
+    assert [seat["turn"] for seat in clock.view()["seats"]] == [30.0, None]
+    act(table, 1, {"type": "pass"})  # Aki's turn ends, Ben's begins
+    time.now = 50
+    act(table, 0, {"type": "pass"})
+    time.now = 55
+    act(table, 0, {"type": "finish"})
+    played = records.plays()[0]["players"]
+    assert [p["turn_time"] for p in played] == [{"turns": 2, "seconds": 35.0, "longest": 30.0},
+                                                {"turns": 1, "seconds": 20.0, "longest": 20.0}]
+
+
+def test_offered_and_kept_everywhere_a_game_is_under_the_name_typed(client, table):
+    """As the fifth game of tests/test_a_fifth_game.py is: started from a phone with its name
+    typed, played through the API, then in the plays, the statistics, the CSV and BG Stats
+    under that name; the name comes back, one tap the next time; a bad one is refused."""
+    import csv
+    import io
+    import json
+    from urllib.parse import unquote
+
+    from .conftest import CSRF
+
+    offered = {game["id"]: game for game in client.get("/api/table").get_json()["offered_games"]}
+    asked = {option["name"]: option["asked"] for option in offered["score-pad"]["options"]}
+    assert asked == {"name": True, "wins": True}
+    started = client.post("/api/game", json={"game": "score-pad", "players": 2,
+                                             "options": {"name": "Azul", "wins": "highest"}}, headers=CSRF)
+    assert started.status_code == 200, started.get_json()
+    assert client.post("/api/seats/0/join", json={"name": "Aki"}, headers=CSRF).status_code == 200
+    table.join(1, "Ben")
+    for action in ({"type": "add", "seat": 0, "points": 10}, {"type": "pass"}, {"type": "finish"}):
+        answer = client.post("/api/actions", json={"action": action, "version": table.version}, headers=CSRF)
+        assert answer.status_code == 200, answer.get_json()
+    plays = client.get("/api/plays?game=score-pad").get_json()["plays"]
+    assert len(plays) == 1 and plays[0]["title"] == {"en": "Azul", "ja": "Azul"}
+    stats = client.get("/api/stats").get_json()
+    assert [(entry["game"], entry["box"], entry["title"]["en"]) for entry in stats["games"]] == [
+        ("score-pad", "score-pad:azul", "Azul")]
+    rows = list(csv.DictReader(io.StringIO(client.get("/api/plays.csv").get_data(as_text=True).lstrip("\ufeff"))))
+    assert {row["game"] for row in rows} == {"Azul"} and [row["score"] for row in rows] == ["10", "0"]
+    link = client.get(f"/api/plays/{plays[0]['id']}").get_json()["bgstats_url"]
+    payload = json.loads(unquote(link.split("data=", 1)[1]))
+    assert payload["game"]["name"] == "Azul" and payload["game"]["sourceGameId"] == "score-pad:azul"
+    assert client.get("/api/used-before").get_json() == {"players": ["Aki", "Ben"],
+                                                        "options": {"score-pad": {"name": ["Azul"]}}}
+    refused = client.post("/api/game", json={"game": "score-pad", "players": 2, "options": {"name": " Azul"}},
+                          headers=CSRF)
+    assert refused.status_code == 400 and "must not begin or end with a space" in refused.get_json()["error"]
+    assert refused.get_json()["error_ja"] == "ゲーム名の最初と最後に空白は入れられません"
