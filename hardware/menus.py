@@ -249,7 +249,26 @@ def choose_options(panel: Panel, game: dict, players: int, chosen: dict) -> None
             default = choices.index(option["default"]) if option["default"] in choices else 0
             panel.push(MenuPage(option["label"][panel.language], items, selected=default))
             return
+    for option in game["options"]:
+        values = typed_before(panel, game, option) if option["name"] not in chosen else []
+        if values:  # the panel cannot type: a text used before, or none (the default)
+
+            def typed(name=option["name"], values=values) -> list[MenuItem]:
+                return [MenuItem(value or word("none_typed", panel.language),
+                                 lambda value=value: choose_options(panel, game, players, chosen | {name: value}))
+                        for value in [*values, option["default"]]]
+
+            panel.push(MenuPage(option["label"][panel.language], typed))
+            return
     commands.ask_start(panel, game, players, chosen)
+
+
+def typed_before(panel: Panel, game: dict, option: dict) -> list:
+    """The values given before to an option asked at the start and typed (no choices), the
+    most recent first: none without the records, or for any other option."""
+    if option.get("choices") or not option.get("asked") or panel.used_before is None:
+        return []
+    return panel.used_before()["options"].get(game["id"], {}).get(option["name"], [])
 
 
 def bot_levels(panel: Panel, seat: int, home: bool = False) -> MenuPage:

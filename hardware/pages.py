@@ -55,6 +55,7 @@ class Panel(Protocol):
     table: Table
     bots: BotSeats | None
     turn_clock: TurnClock | None
+    used_before: Callable[[], dict] | None
     network: NetworkStatus | None
     public: dict  # table.public() as last read
     language: str

@@ -192,6 +192,7 @@ WORDS = {
     "action.back_to_round": {"en": "Back to round {number}", "ja": "{number}ラウンド目に戻る"},
     "action.finish": {"en": "Finish the game", "ja": "ゲームを終了"},
     "score_item": {"en": "{name}: {points}", "ja": "{name}: {points}"},
+    "none_typed": {"en": "(no name)", "ja": "(名前なし)"},
     "score_title": {"en": "Round {number}", "ja": "{number}ラウンド目"},
     "score_correcting": {"en": "Correcting round {number}", "ja": "{number}R目を訂正"},
     "score_total": {"en": "Total {total}", "ja": "合計 {total}"},

@@ -109,3 +109,41 @@ def test_the_panel_steps_only_the_score_pad(make_panel, table):
     panel = make_panel()
     short_press(panel, "ok")
     assert not [item.label for item in panel.page.items() if item.label.startswith("Aki:")]
+
+
+def test_the_panel_starts_a_score_pad_of_a_game_named_before(make_panel, table, tmp_path):
+    """The panel cannot type: a score pad started there offers the games named before (from
+    the records, as ``companion serve`` hands them over), and "(no name)"."""
+    from companion.serve import used_before
+
+    pad(table, {"name": "Hanabi", "wins": "highest"})
+    table.act(0, {"type": "finish"}, table.version)
+    table.free_all_seats()
+    pad(table, {"name": "Catan", "wins": "highest"})
+    table.act(0, {"type": "finish"}, table.version)
+    panel = make_panel(used_before=lambda: used_before(table.data_dir))
+    short_press(panel, "ok")
+    Counter(panel).to("Menu…")
+    for label in ("Start a game", "Score pad", "3 players"):
+        Counter(panel).to(label)
+    assert panel.screen.title == "Who wins" and selected(panel) == "highest total"
+    short_press(panel, "down")
+    short_press(panel, "ok")  # the lowest total wins
+    assert panel.screen.title == "The game you play"
+    assert [item.label for item in panel.page.items()] == ["Catan", "Hanabi", "(no name)"]
+    short_press(panel, "down")
+    short_press(panel, "ok")  # Hanabi
+    assert selected(panel) == "Yes"
+    short_press(panel, "ok")
+    assert table.game_id == "score-pad" and table.state()["options"] == {"name": "Hanabi", "wins": "lowest"}
+
+
+def test_without_names_used_before_the_panel_starts_an_unnamed_pad(make_panel, table):
+    table.start_game("swap5", 2, seed=1)
+    panel = make_panel(used_before=lambda: {"players": [], "options": {}})
+    short_press(panel, "ok")
+    Counter(panel).to("Menu…")
+    for label in ("Start a game", "Score pad", "2 players", "highest total"):
+        Counter(panel).to(label)
+    Counter(panel).yes()
+    assert table.game_id == "score-pad" and table.state()["options"] == {"name": "", "wins": "highest"}
