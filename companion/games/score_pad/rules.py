@@ -124,6 +124,34 @@ class ScorePad(Game):
         actions.append({"type": "finish"})
         return actions
 
+    def random_action(self, state: dict, seat: int, randbelow) -> dict:
+        # The list's entry drawn, built alone (the contract's random playouts draw thousands).
+        players, rounds = state["players"], len(state["rounds"])
+        index = randbelow(1 + players * len(STEPS) + 1 + (rounds - 1) + 1)
+        if index == 0:
+            return {"type": "pass"}
+        index -= 1
+        if index < players * len(STEPS):
+            return {"type": "add", "seat": index // len(STEPS), "points": STEPS[index % len(STEPS)]}
+        index -= players * len(STEPS)
+        if index == 0:
+            return {"type": "next-round"}
+        index -= 1
+        if index < rounds - 1:
+            return {"type": "open", "round": index + (index >= state["open"])}
+        return {"type": "finish"}
+
+    def _is_legal(self, state: dict, seat: int, action: dict) -> bool:
+        kind = action["type"]
+        if kind == "add":
+            target, points = action["seat"], action["points"]
+            return (type(target) is int and 0 <= target < state["players"]
+                    and type(points) is int and points in STEPS)
+        if kind == "open":
+            wanted = action["round"]
+            return type(wanted) is int and 0 <= wanted < len(state["rounds"]) and wanted != state["open"]
+        return True  # pass, next-round, finish: always, for anyone
+
     # ------------------------------------------------------------------ actions
 
     def _apply(self, state: dict, seat: int, action: dict, rng: Rng) -> None:
@@ -192,7 +220,7 @@ class ScorePad(Game):
             en = f"{names_en} tie on {best} points and share the win after {rounds} round{'s' if rounds > 1 else ''} ({rule_en})."
             ja = f"{rounds}ラウンドの合計{best}点で{names_ja}が同点、勝ちを分け合います（{rule_ja}）。"
         self.log(state, en, ja)
-        state["open"] = len(state["rounds"]) - 1
+        state["open"] = len(state["rounds"]) - 1  # the sheet as it ends: the round in play on top
         self.finish(state, {"winners": winners, "scores": {str(s): totals[s] for s in range(players)},
                             "ranking": ranking, "rounds": json.loads(json.dumps(state["rounds"])),
                             "corrections": json.loads(json.dumps(state["corrections"])),
