@@ -15,14 +15,14 @@ const signed = (n) => (n > 0 ? `+${n}` : String(n).replace("-", "−"));
 /** The player chosen on the pad (the picker's seat), or null. */
 const chosenSeat = (ctx) => (ctx.picker && Number.isInteger(ctx.picker.chosen.seat) ? ctx.picker.chosen.seat : null);
 
-/** The game's name and who wins, and the turn marker's button (whose turn it is: the turn line above, ▶ in the pad). */
+/** Who wins (the game's name is the page's title), and the turn marker's button (whose turn
+ * it is: the turn line above, ▶ in the pad). */
 function head(ctx) {
   const { el, t, view } = ctx;
   const p = view.public;
   const pass = listed(ctx, "pass")[0];
   return el("div", { class: "sp-head" },
-    el("p", { class: "sp-name", "data-testid": "pad-name" }, p.name || t("score-pad.unnamed"),
-      " ", el("small", {}, t(p.lowest_wins ? "score-pad.lowest_wins" : "score-pad.highest_wins"))),
+    el("p", { class: "sp-rule", "data-testid": "pad-rule" }, t(p.lowest_wins ? "score-pad.lowest_wins" : "score-pad.highest_wins")),
     pass ? el("button", { type: "button", class: "sp-pass", "data-testid": "pass", "data-action": JSON.stringify(pass),
       "aria-label": t("score-pad.pass_after", { name: ctx.seatName(p.turn) }),
       onclick: () => ctx.picker.chooseAll(pass) }, t("score-pad.pass")) : null);
@@ -158,7 +158,7 @@ export default {
 
   status(ctx) {
     const p = ctx.view.public;
-    return [p.name || ctx.t("score-pad.unnamed"), ctx.t("status.round", { round: p.rounds.length }), this.stepLabel(ctx, p.step)].join(" · ");
+    return [ctx.t("score-pad.unnamed"), ctx.t("status.round", { round: p.rounds.length }), this.stepLabel(ctx, p.step)].join(" · ");
   },
 
   seatInfo(ctx, seat) {
