@@ -168,12 +168,11 @@ def step_page(panel: Panel, seat: int) -> StepPage:
     def read() -> tuple[str, tuple[str, ...]]:
         public = panel.public["view"]["public"]
         names = seat_names(panel.public, panel.language)
-        number = public["open"] + 1
-        title = word("score_title" if public["open"] == len(public["rounds"]) - 1 else "score_correcting",
-                     panel.language, number=number)
-        return f"{names[seat]} · {title}", (str(public["rounds"][public["open"]][seat]),
-                                             word("score_total", panel.language, total=public["totals"][seat]),
-                                             word("score_keys", panel.language))
+        in_play = public["open"] == len(public["rounds"]) - 1
+        points = word("score_points" if in_play else "score_correcting", panel.language,
+                      number=public["open"] + 1, points=public["rounds"][public["open"]][seat])
+        return names[seat], (points, word("score_total", panel.language, total=public["totals"][seat]),
+                             word("score_keys", panel.language))
 
     return StepPage(read, lambda points: commands.step(panel, seat, {"type": kind, "seat": seat, "points": points}))
 

@@ -44,12 +44,12 @@ def test_a_whole_score_pad_by_the_buttons_alone(make_panel, table):
     counter.press("up")
     assert public(table)["rounds"] == [[1, 0, 0]]
     record("Score pad: a player's points, +1 (the first player)", counter)
-    assert panel.screen.title == "Aki · Round 1" and panel.screen.lines[0] == "1"
+    assert panel.screen.title == "Aki" and panel.screen.lines[0] == "Round 1: 1"
     short_press(panel, "up")
     short_press(panel, "up")
     short_press(panel, "down")
     assert public(table)["rounds"] == [[2, 0, 0]]
-    assert panel.screen.lines[:2] == ("2", "Total 2")
+    assert panel.screen.lines[:2] == ("Round 1: 2", "Total 2")
     short_press(panel, "back")  # back to the game menu, which shows the points now
     assert "Aki: 2" in [item.label for item in panel.page.items()]
     counter = Counter(panel)
@@ -72,7 +72,7 @@ def test_a_whole_score_pad_by_the_buttons_alone(make_panel, table):
     assert "Correcting round 1" in " ".join(status_text(panel))
     short_press(panel, "ok")
     Counter(panel).to("Ben: 5")
-    assert panel.screen.title == "Ben · Correcting round 1"
+    assert panel.screen.lines[0] == "Fix round 1: 5"  # an earlier round: a correction
     short_press(panel, "down")
     short_press(panel, "down")
     short_press(panel, "back")
