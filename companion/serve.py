@@ -17,6 +17,7 @@ import signal
 import socket
 import threading
 import time
+from pathlib import Path
 from urllib.parse import urlsplit
 
 from flask import Flask
@@ -87,7 +88,19 @@ def build_panel(table: Table, config: Config, url: str, address: str, network: N
     from hardware import create_panel  # the core never imports the hardware at module level
 
     return create_panel(config, table, public_url=url, lan_address=address, network=network, bots=bots,
-                        turn_clock=turn_clock)
+                        turn_clock=turn_clock, used_before=lambda: used_before(table.data_dir))
+
+
+def used_before(data_dir: Path) -> dict:
+    """The names used before in the plays kept in ``data_dir`` (``Records.used_before``), read
+    when the panel starts a game that asks a typed option (rare: the records stay closed)."""
+    from .records.plays import Records
+
+    records = Records(data_dir)
+    try:
+        return records.used_before()
+    finally:
+        records.close()
 
 
 def lan_address() -> str:

@@ -303,7 +303,7 @@ class Table:
             if current:
                 info["game"] = {
                     "id": current.game.id,
-                    "title": current.game.title,
+                    "title": current.game.title_of(current.record.options),  # a score pad's: the game named
                     "players": current.record.players,
                     "options": current.record.options,
                     "over": current.game.is_over(current.state),
@@ -866,7 +866,7 @@ class Table:
     def _envelope(self, current: _Current, view: dict, seat: int | None) -> dict:
         view["game_version"] = view["version"]
         view["version"] = self._version
-        view["title"] = current.game.title
+        view["title"] = current.game.title_of(current.record.options)
         view["play_id"] = current.record.id  # once the game is over, its play in the records (a finished result's links)
         view["names"] = self.names()
         view["host"] = {"exists": self.has_host, "seat": self.host_seat}  # phones say so when hosting moves
@@ -893,7 +893,7 @@ class Table:
     def _history_entry(self, record: GameRecord) -> dict:
         return {
             "game": record.game,
-            "title": games.get(record.game).title,
+            "title": games.get(record.game).title_of(record.options),
             "players": record.players,
             "started_at": record.started_at,
             "ended_at": record.ended_at,

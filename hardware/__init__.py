@@ -41,7 +41,7 @@ def panel_language(config: Config) -> str:
 
 
 def create_panel(config: Config, table, *, public_url: str = "", lan_address: str = "", network=None,
-                 bots=None, turn_clock=None) -> Panel:
+                 bots=None, turn_clock=None, used_before=None) -> Panel:
     """The panel for ``table`` with the configured display and buttons (not started yet).
 
     Neither missing hardware stops it: a display that does not answer is retried in the
@@ -51,7 +51,9 @@ def create_panel(config: Config, table, *, public_url: str = "", lan_address: st
     companion's own Wi-Fi (``companion.network.NetworkStatus``), for the idle screen's QR codes;
     ``bots`` the table's bots (``companion.bots.seats.BotSeats``), seated from the game menu;
     ``turn_clock`` the table's turn clock (``companion.clock.TurnClock``), shown on the status
-    screen and paused or resumed by ``up``.
+    screen and paused or resumed by ``up``; ``used_before`` answers the names used before
+    (``Records.used_before``), offered when a game asks a typed option at its start (the score
+    pad's game name: the panel cannot type).
 
     In mock mode (``--hardware mock``: gpiozero's mock pins, luma's dummy display) the
     buttons are pressed from software and the frame read as text, as ``/display`` does::
@@ -95,6 +97,7 @@ def create_panel(config: Config, table, *, public_url: str = "", lan_address: st
         network=network,
         bots=bots,
         turn_clock=turn_clock,
+        used_before=used_before,
         language=panel_language(config),
         hold_seconds=config.buttons.hold_seconds,
         repeat_seconds=config.buttons.repeat_seconds,

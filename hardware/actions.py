@@ -47,6 +47,9 @@ PIG_HOUSE = {
     "outer_pigs": ActionKind("action.outer_pigs", personal=True, confirm=True),
 }
 
+BACK_TO_ROUND = ActionKind("action.back_to_round")
+"""The score pad's ``open`` label for the round in play: back from correcting an earlier one."""
+
 WOLF_POTTED_SHARING = ActionKind("action.wolf_potted_sharing", confirm=True)
 """The wolf_potted label when wolves share a square (a happening can add one where another
 stands): they are numbered in the order they came out, so each button still differs."""
@@ -56,6 +59,19 @@ LEDGER = {
     "next-round": ActionKind("action.next-round"),
 }
 
+SCORE_PAD = {
+    "pass": ActionKind("action.pass"),
+    "next-round": ActionKind("action.next-round", confirm=True),
+    "open": ActionKind("action.open"),
+    "finish": ActionKind("action.finish", confirm=True, ends_step=True),
+}
+"""The score pad's steps: a seat's points are not menu items (six steps a seat) but a page of
+their own, where up and down step them (:data:`STEPPED`)."""
+
+STEPPED = {"score-pad": "add"}
+"""Per game id, the action type that steps a seat's number (``{"seat", "points"}``): the game
+menu offers a page per seat where ``up`` adds 1 and ``down`` takes 1 away, each press one move."""
+
 WORDED_FIELDS = ("kind", "action", "card")
 """The id-valued fields of offered actions, shown in words (``field.<value>`` in the word list)."""
 
@@ -64,10 +80,11 @@ OFFERED: dict[str, dict[str, ActionKind]] = {
     "meow-oracle-scorer": LEDGER,
     # The ledger's entries concern secret herds: only moving on to the next round is offered.
     "lion-square-ledger": {"next-round": LEDGER["next-round"]},
+    "score-pad": SCORE_PAD,
 }
 """Per game id, the action types the buttons offer (a game not listed gets none)."""
 
-PLAYS_EVERY_STEP = frozenset({"pig-house"})
+PLAYS_EVERY_STEP = frozenset({"pig-house", "score-pad"})
 """The games whose every action the panel offers, for every seat: there a free seat stalls
 nothing (the panel acts for it), so the status screen does not call it empty."""
 
@@ -80,6 +97,7 @@ class PanelAction:
     action: dict
     label: str
     confirm: bool = False  # ask first, "No" highlighted
+    ends_step: bool = False  # listed after everything else (see ActionKind)
 
 
 def offered_actions(game_id: str, actions_by_seat: dict[int, list[dict]], public: dict,
@@ -99,7 +117,7 @@ def offered_actions(game_id: str, actions_by_seat: dict[int, list[dict]], public
                 continue
             seen.add(key)
             label = _label(kind, action, seat, public, names, language)
-            offered.append(((kind.ends_step, kind.personal), PanelAction(seat, action, label, kind.confirm)))
+            offered.append(((kind.ends_step, kind.personal), PanelAction(seat, action, label, kind.confirm, kind.ends_step)))
     # The step's table-wide actions first (roll, move the wolves...): the usual next step is
     # then the game menu's first item, two presses from the status screen. What ends a step
     # others may still act in (attack done) comes last, after their own actions.
@@ -124,4 +142,8 @@ def _label(kind: ActionKind, action: dict, seat: int, public: dict, names: list[
         sharing = [wolf["id"] for wolf in public["wolves"] if wolf["square"] == fields["square"]]
         if len(sharing) > 1:
             kind, fields["n"], fields["count"] = WOLF_POTTED_SHARING, sharing.index(action["wolf"]) + 1, len(sharing)
+    if action.get("type") == "open":  # a round by its number, the round in play said so
+        fields["number"] = action["round"] + 1
+        if action["round"] == len(public["rounds"]) - 1:
+            kind = BACK_TO_ROUND
     return word(kind.label, language, **fields)  # names are values here: a name like "{s0}" stays as typed

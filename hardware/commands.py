@@ -137,6 +137,15 @@ def choose_action(panel: Panel, offered: PanelAction, version: int) -> None:
                            lambda: act(panel, offered.seat, offered.action, version), default=False))
 
 
+def step(panel: Panel, seat: int, action: dict) -> None:
+    """One press on a :class:`~.pages.StepPage`: act for ``seat`` on the table as it is now
+    (the page shows it as it is now), and stay on the page; a refusal says why."""
+    try:
+        panel.table.act(seat, action, panel.table.version)
+    except (TableError, ValueError, StorageError) as error:  # IllegalAction is a ValueError
+        refused(panel, "refused", error)
+
+
 def act(panel: Panel, seat: int, action: dict, version: int) -> None:
     """Act for ``seat`` with an action read at table ``version``: if what that seat may
     do changed since, the table refuses it as stale rather than doing something else."""

@@ -21,8 +21,8 @@ from companion.bots import supported as has_bots
 from companion.games.base import FIRST_PLAYER
 
 from . import commands
-from .actions import OFFERED, offered_actions
-from .pages import JoinPage, MenuItem, MenuPage, Panel
+from .actions import OFFERED, STEPPED, offered_actions
+from .pages import JoinPage, MenuItem, MenuPage, Panel, StepPage
 from .screens import choice_word, seat_names
 from .words import word
 
@@ -138,11 +138,42 @@ def awaited_bot_items(panel: Panel) -> list[MenuItem]:
             for seat in panel.public["seats"] if not seat["taken"] and seat["seat"] in waiting]
 
 
-def action_items(panel: Panel) -> list[MenuItem]:
-    """The actions the buttons may take for the acting seats (the trackers only)."""
+def action_items(panel: Panel, ending: bool = False) -> list[MenuItem]:
+    """The actions the buttons may take for the acting seats (the trackers only): those that
+    end a step (``ending``: attack done, the score pad's finish) apart, listed after the rest."""
     version = panel.public["version"]  # what the listed actions were read from
     return [MenuItem(action.label, lambda action=action: commands.choose_action(panel, action, version))
-            for action in panel_actions(panel)]
+            for action in panel_actions(panel) if action.ends_step == ending]
+
+
+def step_items(panel: Panel) -> list[MenuItem]:
+    """In a game whose numbers the buttons step (the score pad, :data:`STEPPED`): per seat its
+    number in the open round ("Aki: 12"), which opens the page where up and down step it."""
+    game, view = panel.public["game"], panel.public["view"]
+    if not view or game["over"] or game["id"] not in STEPPED:
+        return []
+    names = seat_names(panel.public, panel.language)
+    public = view["public"]
+    return [MenuItem(word("score_item", panel.language, name=names[seat], points=public["rounds"][public["open"]][seat]),
+                     lambda seat=seat: panel.push(step_page(panel, seat)))
+            for seat in range(len(names))]
+
+
+def step_page(panel: Panel, seat: int) -> StepPage:
+    """Seat ``seat``'s points in the open round, stepped by up and down (each press a move,
+    made as that seat: the panel cannot tell who pressed)."""
+    kind = STEPPED[panel.public["game"]["id"]]
+
+    def read() -> tuple[str, tuple[str, ...]]:
+        public = panel.public["view"]["public"]
+        names = seat_names(panel.public, panel.language)
+        in_play = public["open"] == len(public["rounds"]) - 1
+        points = word("score_points" if in_play else "score_correcting", panel.language,
+                      number=public["open"] + 1, points=public["rounds"][public["open"]][seat])
+        return names[seat], (points, word("score_total", panel.language, total=public["totals"][seat]),
+                             word("score_keys", panel.language))
+
+    return StepPage(read, lambda points: commands.step(panel, seat, {"type": kind, "seat": seat, "points": points}))
 
 
 def panel_actions(panel: Panel):
@@ -162,6 +193,8 @@ def panel_actions(panel: Panel):
 GAME_MENU = Menu(game_title, (
     Listed(awaited_bot_items),
     Listed(action_items),
+    Listed(step_items),
+    Listed(lambda panel: action_items(panel, ending=True)),
     Entry("play_again", commands.ask_rematch, shown=game_over),
     Entry("bots_more", opens(BOTS_MENU), shown=lambda panel: bool(bot_items(panel))),
     # Before the first move; after a tracker's actions and the bots, so their presses stay as they were.
@@ -214,7 +247,26 @@ def choose_options(panel: Panel, game: dict, players: int, chosen: dict) -> None
             default = choices.index(option["default"]) if option["default"] in choices else 0
             panel.push(MenuPage(option["label"][panel.language], items, selected=default))
             return
+    for option in game["options"]:
+        values = typed_before(panel, game, option) if option["name"] not in chosen else []
+        if values:  # the panel cannot type: a text used before, or none (the default)
+
+            def typed(name=option["name"], values=values) -> list[MenuItem]:
+                return [MenuItem(value or word("none_typed", panel.language),
+                                 lambda value=value: choose_options(panel, game, players, chosen | {name: value}))
+                        for value in [*values, option["default"]]]
+
+            panel.push(MenuPage(option["label"][panel.language], typed))
+            return
     commands.ask_start(panel, game, players, chosen)
+
+
+def typed_before(panel: Panel, game: dict, option: dict) -> list:
+    """The values given before to an option asked at the start and typed (no choices), the
+    most recent first: none without the records, or for any other option."""
+    if option.get("choices") or not option.get("asked") or panel.used_before is None:
+        return []
+    return panel.used_before()["options"].get(game["id"], {}).get(option["name"], [])
 
 
 def bot_levels(panel: Panel, seat: int, home: bool = False) -> MenuPage:

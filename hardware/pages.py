@@ -55,6 +55,7 @@ class Panel(Protocol):
     table: Table
     bots: BotSeats | None
     turn_clock: TurnClock | None
+    used_before: Callable[[], dict] | None
     network: NetworkStatus | None
     public: dict  # table.public() as last read
     language: str
@@ -274,6 +275,28 @@ class ConfirmPage(Page):
             panel.pop()
             self.then()
         elif key in ("ok", "back"):
+            panel.pop()
+
+
+class StepPage(Page):
+    """A seat's number stepped by the buttons (the score pad's points in the open round):
+    ``up`` adds 1 and ``down`` takes 1 away, each press one move of the table (so every phone
+    shows it, and undo takes a press back); ``ok`` or ``back`` return. ``read()`` gives the
+    title and the rows as the table stands now; ``step(points)`` makes the move."""
+
+    def __init__(self, read: Callable[[], tuple[str, tuple[str, ...]]], step: Callable[[int], None]):
+        self.read, self.step = read, step
+
+    def screen(self, panel: Panel) -> Screen:
+        title, rows = self.read()
+        return Screen("info", title, rows)
+
+    def key(self, panel: Panel, key: str) -> None:
+        if key == "up":
+            self.step(1)
+        elif key == "down":
+            self.step(-1)
+        else:
             panel.pop()
 
 

@@ -101,6 +101,7 @@ class Panel:
         network=None,
         bots=None,
         turn_clock=None,
+        used_before=None,
         language: str = "en",
         hold_seconds: float = 0.8,
         repeat_seconds: float = 0.15,
@@ -110,6 +111,7 @@ class Panel:
         self.table = table
         self.bots = bots  # companion.bots.seats.BotSeats: seat and remove bots from the game menu; or None
         self.turn_clock = turn_clock  # companion.clock.TurnClock: shown on the status screen, paused by up; or None
+        self.used_before = used_before  # () -> Records.used_before(): typed options offered back at a start; or None
         self.display = display
         self.buttons = buttons
         self.buttons_problem = buttons_problem  # why ``buttons`` is None, when they could not be opened

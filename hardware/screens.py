@@ -709,6 +709,20 @@ def _pig_house(info: StatusInput) -> StatusParts:
     return scores, lines, (die["pigs"], bool(die["pot"])) if die else None
 
 
+def _score_pad(info: StatusInput) -> StatusParts:
+    """The score pad: the totals, the game played and its round, a round being corrected."""
+    public = info.view["public"]
+    language = info.language
+    newest = len(public["rounds"])
+    lines = [word("pad_round", language, name=public["name"], number=newest) if public["name"]
+             else f"{word('round', language)} {newest}"]
+    if public["open"] != newest - 1:
+        lines.append(word("pad_correcting", language, number=public["open"] + 1))
+    if public["lowest_wins"]:
+        lines.append(word("pad_lowest_wins", language))
+    return Scores(word("caption_totals", language), list(public["totals"])), lines, None
+
+
 STATUS_BUILDERS = {
     "lion-square": _lion_square,
     "meow-oracle": _meow_oracle,
@@ -716,5 +730,6 @@ STATUS_BUILDERS = {
     "pig-house": _pig_house,
     "meow-oracle-scorer": _meow_oracle_scorer,
     "lion-square-ledger": _lion_square_ledger,
+    "score-pad": _score_pad,
 }
 """The dedicated status screens; any other game id gets :func:`_generic_status`."""

@@ -159,6 +159,8 @@ WORDS = {
     "choice.typed": {"en": "typed", "ja": "入力した配置"},
     "choice.True": {"en": "yes", "ja": "はい"},
     "choice.False": {"en": "no", "ja": "いいえ"},
+    "choice.highest": {"en": "highest total", "ja": "合計の多い人"},
+    "choice.lowest": {"en": "lowest total", "ja": "合計の少ない人"},
     # ---------------------------------------------------------------- SWAP 5's colours
     # On the one-colour OLED: the letter the phones and rules pages mark each colour with, and
     # its name (colour is never the only sign, and here there is none).
@@ -184,6 +186,21 @@ WORDS = {
     "action.outer_pigs": {"en": "{name}: {count} on outer ring", "ja": "{name}: 外周に{count}"},
     "action.start-player": {"en": "Start player: {seat_name}", "ja": "スタートプレイヤー: {seat_name}"},
     "action.next-round": {"en": "Next round", "ja": "次のラウンドへ"},
+    # The score pad (any game played with its own box).
+    "action.pass": {"en": "Next player", "ja": "次の人へ"},
+    "action.open": {"en": "Correct round {number}", "ja": "{number}ラウンド目を訂正"},
+    "action.back_to_round": {"en": "Back to round {number}", "ja": "{number}ラウンド目に戻る"},
+    "action.finish": {"en": "Finish the game", "ja": "ゲームを終了"},
+    "score_item": {"en": "{name}: {points}", "ja": "{name}: {points}"},
+    "none_typed": {"en": "(no name)", "ja": "(名前なし)"},
+    "score_points": {"en": "Round {number}: {points}", "ja": "{number}R目: {points}"},
+    "score_correcting": {"en": "Fix round {number}: {points}", "ja": "{number}R目訂正: {points}"},
+    "score_total": {"en": "Total {total}", "ja": "合計 {total}"},
+    "score_keys": {"en": "up +1  down -1", "ja": "上+1 下-1"},
+    "caption_totals": {"en": "Totals", "ja": "合計"},
+    "pad_round": {"en": "{name}: round {number}", "ja": "{name}: {number}ラウンド目"},
+    "pad_correcting": {"en": "Correcting round {number}", "ja": "{number}ラウンド目を訂正中"},
+    "pad_lowest_wins": {"en": "Lowest total wins", "ja": "合計の少ない人の勝ち"},
     "action.wolf_potted_sharing": {"en": "Square {square}: wolf {n} of {count} in a pot",
                                    "ja": "なべ:マス{square}の{count}匹中{n}匹目"},
     # ---------------------------------------------------------------- fields of the trackers' actions

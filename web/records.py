@@ -58,6 +58,12 @@ def plays():
     return jsonify({"plays": _records().plays(request.args.get("game"), _whole_number("limit"), _whole_number("before"))})
 
 
+@blueprint.get("/api/used-before")
+def used_before():
+    """The names a returning group picks instead of typing: players, and typed options (a score pad's game)."""
+    return jsonify(_records().used_before())
+
+
 @blueprint.get("/api/plays.csv")
 def plays_as_csv():
     text = plays_csv(_records().plays(request.args.get("game")))

@@ -29,6 +29,7 @@ _MODULES = {
     "meow-oracle-scorer": f"{__name__}.meow_oracle.scorer",
     "swap5": f"{__name__}.swap5.rules",
     "pig-house": f"{__name__}.pig_house.rules",
+    "score-pad": f"{__name__}.score_pad.rules",
 }
 
 

@@ -111,6 +111,8 @@ class Option:
 
     ``choices`` lists the allowed values; without it, ``check`` (value -> ``(en, ja)``
     words saying what is wrong, or None) decides. ``label`` and ``help`` are ``{"en": ..., "ja": ...}``.
+    ``asked``: the start forms show it unfolded, beside the player count, rather than among the
+    options that keep their defaults unless opened (the score pad's game name).
     """
 
     name: str
@@ -119,6 +121,7 @@ class Option:
     choices: tuple | None = None
     check: Callable[[Any], Words | None] | None = None
     help: dict = field(default_factory=dict)
+    asked: bool = False
 
     def problem(self, value: Any) -> Words | None:
         """What is wrong with ``value`` for this option, as ``(en, ja)`` words, or None."""
@@ -140,6 +143,7 @@ class Option:
             "choices": list(self.choices) if self.choices is not None else None,
             "label": self.label,
             "help": self.help,
+            "asked": self.asked,
         }
 
 
@@ -147,10 +151,12 @@ class Option:
 class Box:
     """The board game in the box, as the records and the rules pages know it: a full game
     and its tracker play one box. ``id`` names it (BG Stats' ``sourceGameId``, the rules
-    page's ``web/rulebook/<id>.<lang>.md``), ``name`` is BG Stats' name for it."""
+    page's ``web/rulebook/<id>.<lang>.md``), ``name`` is BG Stats' name for it, and
+    ``highest_wins`` tells BG Stats which way its scores count."""
 
     id: str
     name: str
+    highest_wins: bool = True
 
 
 UNSEEN = "?"
@@ -239,6 +245,17 @@ class Game:
         if cls.box is None and cls.id:
             title = cls.title
             cls.box = Box(cls.id, title["en"] if title["en"] == title["ja"] else f"{title['en']} ({title['ja']})")
+
+    def box_of(self, options: dict) -> Box:
+        """The board game a play with ``options`` is of, for the records, the statistics and
+        BG Stats: :attr:`box`, unless the game is a pad for any other (the score pad: the
+        game the players named)."""
+        return self.box
+
+    def title_of(self, options: dict) -> dict:
+        """What the records call a play with ``options`` (``{"en", "ja"}``): :attr:`title`,
+        unless the game follows another that it names (the score pad)."""
+        return dict(self.title)
 
     @property
     def player_counts(self) -> tuple[int, ...]:

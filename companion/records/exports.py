@@ -76,16 +76,17 @@ def _turn_cells(turn_time: dict | None) -> list:
 def bgstats_payload(play: dict, zone: tzinfo | None = None, bot_names: dict[str, str] | None = None) -> dict:
     """A finished play in BG Stats' push format; a bot is named by :func:`player_name`
     (``bot_names``: the words of the page that sends it) and known by its level."""
-    # The board game in the box (Game.box), as BG Stats gets it: a full game and its tracker
-    # are one board game there, played with the app or the real cards. In all four the
-    # highest score (herd, wins, points, safe pigs) wins.
-    box = games.get(play["game"]).box
+    # The board game in the box (Game.box_of), as BG Stats gets it: a full game and its tracker
+    # are one board game there, played with the app or the real cards; a score pad's play is
+    # of the game its players named. In all four the highest score (herd, wins, points, safe
+    # pigs) wins; on a score pad, as the group chose.
+    box = games.get(play["game"]).box_of(play["options"])
     return {
         "sourceName": SOURCE_NAME,
         "sourcePlayId": str(play["id"]),
         "playDate": _when(play["started_at"], zone).strftime("%Y-%m-%d %H:%M:%S"),
         "durationMin": round(play["duration_min"]),
-        "game": {"name": box.name, "sourceGameId": box.id, "highestWins": True, "noPoints": False},
+        "game": {"name": box.name, "sourceGameId": box.id, "highestWins": box.highest_wins, "noPoints": False},
         "players": [
             {"name": player_name(player, bot_names), "score": player["score"], "winner": player["winner"],
              "startPlayer": player["start_player"],

@@ -17,6 +17,9 @@ LARGEST_ID = 2**63 - 1
 
 LANGUAGES = ("en", "ja")
 
+RECENT_PLAYS = 200
+"""How many of the latest plays :meth:`Records.used_before` offers names from."""
+
 BotName = Callable[[int, str, str], str | None]
 """How pages name the bot of a level on a seat in a language: (seat, level, language) -> its
 name, or None for a level they do not know (then the name its seat was kept under)."""
@@ -75,6 +78,27 @@ class Records:
             seating, turns = self._store.seating(ids), self._store.turns(ids)
         return [_outcome(record, seating[record.id], turns[record.id]) for record in records]
 
+    def used_before(self) -> dict:
+        """What a returning group picks instead of typing, from the last :data:`RECENT_PLAYS`
+        plays, the most recently used first, each once (matched as :func:`player_key` matches
+        players, in its latest spelling): ``players``, the people's names (no bot); and
+        ``options``, per game id and option without a list of choices (the score pad's game
+        name), the values given (an empty one left out)."""
+        with self._lock:
+            records = self._store.plays(limit=RECENT_PLAYS)
+            seating = self._store.seating([record.id for record in records])
+        players = _distinct(seat["name"] for record in records for seat in seating[record.id]
+                            if seat["name"] is not None and not seat["bot"])
+        options: dict[str, dict[str, list]] = {}
+        for game_id in games.ids():
+            typed = [option.name for option in games.get(game_id).options if option.choices is None]
+            for name in typed:
+                values = _distinct(record.options.get(name) for record in records if record.game == game_id
+                                   and isinstance(record.options.get(name), str) and record.options[name])
+                if values:
+                    options.setdefault(game_id, {})[name] = values
+        return {"players": players, "options": options}
+
     def result(self, play_id: int) -> dict:
         """One play as :meth:`plays` lists it, without its moves: what a finished game's phone
         shows and links (the result, BG Stats). The game-over view showed all of it already,
@@ -119,6 +143,12 @@ class Records:
                       for text in texts.get(a["n"], [])]}
             for a in actions
         ]
+        in_force = [a for a in actions if not a["undone"]]
+        # A correction (the score pad's) names the game version it was made at: the move in
+        # force of that number, whose clock time says when.
+        play["corrections"] = [{**correction, "at": in_force[correction["v"] - 1]["at"],
+                                "name": mover_name(correction["by"], in_force[correction["v"] - 1]["n"])}
+                               for correction in (record.result or {}).get("corrections", [])]
         last = max((a["n"] for a in actions), default=0)
         play["turns"] = [{"seat": turn["seat"], "name": mover_name(turn["seat"], turn["action"] or last + 1),
                           "seconds": turn["seconds"], "action": turn["action"], "undone": turn["undone"]}
@@ -142,7 +172,7 @@ class Records:
         state = game.setup(record.players, record.seed, record.options)
         for _, seat, action in actions[:step]:
             state = game.apply(state, seat, action)
-        return {"id": play_id, "game": record.game, "title": game.title, "names": names,
+        return {"id": play_id, "game": record.game, "title": game.title_of(record.options), "names": names,
                 "bots": [seat["bot_level"] for seat in seating], "step": step,
                 "steps": len(actions), "view": game.view(state, None),
                 "clock": _clock_at(record.players, turns, [n for n, _, _ in actions], step),
@@ -220,7 +250,7 @@ def _play(record: GameRecord, seating: list[dict], occupants: dict[int, list[dic
     return {
         "id": record.id,
         "game": record.game,
-        "title": games.get(record.game).title,
+        "title": games.get(record.game).title_of(record.options),
         "options": record.options,
         "started_at": record.started_at,
         "ended_at": record.ended_at,
@@ -237,6 +267,14 @@ def _play(record: GameRecord, seating: list[dict], occupants: dict[int, list[dic
             for seat in seating
         ],
     }
+
+
+def _distinct(names) -> list[str]:
+    """``names`` once each as :func:`player_key` matches them, in their first spelling and order."""
+    seen: dict[str, str] = {}
+    for name in names:
+        seen.setdefault(player_key(name), name)
+    return list(seen.values())
 
 
 def _require_game(game: str | None) -> None:

@@ -40,7 +40,7 @@ def stats(plays: list[dict]) -> dict:
         "plays": len(finished),
         "abandoned": len(plays) - len(finished),
         "hours": _hours(plays),
-        "h_index": h_index(Counter(games.get(play["game"]).box.id for play in finished).values()),
+        "h_index": h_index(Counter(_box(play).id for play in finished).values()),
         "games": _games(plays),
         "players": _players(plays),
         "longest_turn": _longest_turn(plays),
@@ -57,17 +57,24 @@ def _hours(plays: list[dict]) -> float:
     return round(sum(play["duration_min"] for play in plays) / 60, 2)
 
 
+def _box(play: dict) -> games.Box:
+    """The board game ``play`` is of (a score pad's play: the game its players named)."""
+    return games.get(play["game"]).box_of(play["options"])
+
+
 def _games(plays: list[dict]) -> list[dict]:
-    """Per game id with at least one play, most played first."""
-    by_game: dict[str, list[dict]] = defaultdict(list)
+    """Per game id with at least one play, most played first; a score pad's plays per game
+    they named (``box``: the board game's id, as ``h_index`` counts them)."""
+    by_game: dict[tuple[str, str], list[dict]] = defaultdict(list)
     for play in plays:
-        by_game[play["game"]].append(play)
+        by_game[play["game"], _box(play).id].append(play)
     answer = []
-    for game_id, its_plays in by_game.items():
+    for (game_id, box_id), its_plays in by_game.items():
         finished = [play for play in its_plays if not play["abandoned"]]
         answer.append({
             "game": game_id,
-            "title": games.get(game_id).title,
+            "box": box_id,
+            "title": games.get(game_id).title_of(its_plays[0]["options"]),  # newest first: the latest spelling
             "plays": len(finished),
             "abandoned": len(its_plays) - len(finished),
             "hours": _hours(its_plays),
@@ -76,7 +83,8 @@ def _games(plays: list[dict]) -> list[dict]:
                               if player["score"] is not None]),
             "seats": _seat_positions(finished),
         })
-    return sorted(answer, key=lambda entry: (-entry["plays"], -entry["abandoned"], games.ids().index(entry["game"])))
+    return sorted(answer, key=lambda entry: (-entry["plays"], -entry["abandoned"], games.ids().index(entry["game"]),
+                                             entry["box"]))
 
 
 def spread(scores: list[float]) -> dict | None:
@@ -138,7 +146,7 @@ def _players(plays: list[dict]) -> list[dict]:
                 continue
             player["plays"] += 1
             player["wins"] += seat["winner"]
-            board_games[key][games.get(play["game"]).box.id] += 1
+            board_games[key][_box(play).id] += 1
     for key, player in found.items():
         if player["plays"]:
             player["win_rate"] = round(player["wins"] / player["plays"], 4)

@@ -72,7 +72,8 @@ def shots(language: str = "en"):
         yield shot("idle-32", HomePage(), (128, 32))
         yield shot("menu", open_menu(panel, MAIN_MENU))
         yield shot("choose-game", menus.game_list(panel))
-        yield shot("players", menus.player_count(panel, table.public()["offered_games"][-1]))
+        pig_house = next(game for game in table.public()["offered_games"] if game["id"] == "pig-house")
+        yield shot("players", menus.player_count(panel, pig_house))
         yield shot("confirm-start", ConfirmPage("Start", "Start Pig House (tracker) for 3 players?", lambda: None))
         yield shot("ip-address", InfoPage("IP address", "IP 192.168.1.20\nhttp://192.168.1.20:8000/"))
         for game_id in games.ids():
@@ -81,6 +82,14 @@ def shots(language: str = "en"):
             yield shot(f"status-{game_id}", HomePage())
         play(table, "lion-square", 4, 12)
         yield shot("status-four-players", HomePage())
+        play(table, "score-pad", 3, 0, options={"name": "Catan", "wins": "highest"})
+        for action in ({"type": "add", "seat": 0, "points": 10}, {"type": "add", "seat": 1, "points": 5},
+                       {"type": "next-round"}, {"type": "add", "seat": 2, "points": 1}, {"type": "open", "round": 0}):
+            table.act(0, action, table.version)
+        yield shot("status-score-pad-correcting", HomePage())
+        yield shot("game-menu-score-pad", open_menu(panel, GAME_MENU))
+        panel.public = table.public()
+        yield shot("score-pad-points", menus.step_page(panel, 1))
         play(table, "pig-house", 3, 0, seed=5)
         table.act(0, {"type": "pig_action", "kind": "tile"}, table.version)
         while table.public()["view"]["public"]["step"] != "roll":

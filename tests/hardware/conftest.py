@@ -45,14 +45,14 @@ def make_panel(pins, table):
     made = []
 
     def make(size=(128, 64), frame_seconds=0.0, language="en", flaky=None, clock=None, buttons=BUTTONS,
-             retry_seconds=5.0, bots=None, turn_clock=None):
+             retry_seconds=5.0, bots=None, turn_clock=None, used_before=None):
         events = queue.Queue()
         flaky = flaky or FlakyDisplay(*size)
         display = Display(flaky.open, retry_seconds=retry_seconds, **({"clock": clock} if clock else {}))
         panel = Panel(table, display, Buttons(buttons, pins, events), events, size=size, public_url=URL,
                       lan_address="192.168.1.20", language=language, hold_seconds=buttons.hold_seconds,
                       repeat_seconds=buttons.repeat_seconds, frame_seconds=frame_seconds, bots=bots,
-                      turn_clock=turn_clock)
+                      turn_clock=turn_clock, used_before=used_before)
         panel.flaky = flaky
         panel.start()
         assert panel.settle()

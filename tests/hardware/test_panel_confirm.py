@@ -31,6 +31,7 @@ def phone_confirmed(script: str) -> set[str]:
     ("pig-house", "pig-house.js"),
     ("meow-oracle-scorer", "meow-oracle-scorer.js"),
     ("lion-square-ledger", "lion-square-ledger.js"),
+    ("score-pad", "score-pad.js"),
 ])
 def test_the_panel_asks_exactly_what_the_phones_ask(game, script):
     asked_on_phones = phone_confirmed(script) & set(OFFERED[game])  # of the actions the panel offers

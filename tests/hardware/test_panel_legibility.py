@@ -17,7 +17,7 @@ from companion import games
 from hardware.fonts import text_width
 from hardware.screens import CELL_SEPARATOR, ROW, layout, render, status_screen
 
-NAMES = ["Alexandria", "やまだたろう", "Ben", "Bartholomew-Maximilian"]
+NAMES = ["Alexandria", "やまだたろう", "Ben", "Bartholomew-Maximilian", "Chiyo", "Dee"]  # the score pad seats six
 CAPITALS = re.compile(r"[A-Z0-9]")
 """Latin glyphs all as high as the text's size: capitals and digits (an "a" is not)."""
 
@@ -142,7 +142,7 @@ def test_a_four_player_game_shows_every_seats_score_on_the_first_page(table, gam
     cells = [cell.split() for row in shown[2:] for cell in row.split(CELL_SEPARATOR)]
     assert len(cells) == 4
     view = table.public()["view"]
-    expected = {"lion-square": "taken", "meow-oracle": "wins", "meow-oracle-scorer": "wins", "pig-house": "pigs",
+    expected = {"lion-square": "taken", "meow-oracle": "wins", "meow-oracle-scorer": "wins", "pig-house": "pigs", "score-pad": "totals",
                 "swap5": "scores"}
     values = view["result"]["scores"] if view["over"] else view["public"][expected[game_id]]
     for seat, (name, score) in enumerate(cells):
@@ -164,7 +164,7 @@ def test_glyph_heights_as_measured(text, expected):
 
 def test_down_pages_through_every_line_and_up_comes_back(make_panel, table):
     table.start_game("pig-house", 4, seed=1)
-    for seat, name in enumerate(NAMES):
+    for seat, name in enumerate(NAMES[:4]):
         table.join(seat, name)
     panel = make_panel()
     everything = status_text(panel)[1:]

@@ -35,7 +35,7 @@ def test_bad_listing_queries_are_refused(client, query, status):
 def test_one_play_with_its_action_log(client, three_plays):
     newest = client.get("/api/plays").get_json()["plays"][0]
     answer = client.get(f"/api/plays/{newest['id']}").get_json()
-    assert {k: v for k, v in answer.items() if k not in ("actions", "turns", "bgstats_url")} == newest
+    assert {k: v for k, v in answer.items() if k not in ("actions", "turns", "corrections", "bgstats_url")} == newest
     assert answer["bgstats_url"].startswith("https://app.bgstatsapp.com/createPlay.html?data=%7B")
     assert answer["actions"] and all({"n", "seat", "name", "action", "at", "undone", "text"} <= set(a) for a in answer["actions"])
     assert client.get("/api/plays/9999").status_code == 404

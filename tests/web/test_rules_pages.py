@@ -17,7 +17,7 @@ from web.rules import RULEBOOK
 
 LANGS = ("en", "ja")
 SECTIONS = ("setup", "turn", "scoring", "scoring-example", "end", "companion")
-TRACKERS = ("lion-square-ledger", "meow-oracle-scorer", "pig-house")
+TRACKERS = ("lion-square-ledger", "meow-oracle-scorer", "pig-house", "score-pad")
 BADGE = {"en": ("assumed", "our reading"), "ja": ("推定", "解釈")}
 
 

@@ -52,6 +52,9 @@ export function startForm(form, offered, current, running, started, seatsNow = (
     offered.map((game) => el("option", { value: game.id, selected: current && current.id === game.id }, pick(game.title))));
   const playersSelect = el("select", { id: "start-players", name: "players" });
   const optionsBox = el("div", { class: "options" });
+  const askedBox = el("div", { class: "options asked" }); // the options a game asks at its start (Option.asked)
+  let usedBefore = { options: {} }; // values typed before, offered as one tap each (GET /api/used-before)
+  const typed = {}; // option name -> the text typed or tapped, kept when the form is drawn again
   // Text, not a number: seeds have 63 bits and a JavaScript number keeps 53, so the digits go as typed (the server checks them).
   const seedInput = el("input", { id: "start-seed", name: "seed", type: "text", inputmode: "numeric", autocomplete: "off", spellcheck: "false" });
   const seatsBox = el("div", { class: "seat-choices" });
@@ -101,19 +104,49 @@ export function startForm(form, offered, current, running, started, seatsNow = (
     players.push(...game.player_counts);
     const same = current && current.id === game.id;
     fill(playersSelect, players.map((n) => el("option", { value: n, selected: same && current.players === n }, t("game.players", { n }))));
-    fill(optionsBox, game.options.map((option) => {
+    const field = (option) => {
       const id = `option-${option.name}`;
       const input = option.choices
         ? el("select", { id, name: option.name, "data-json": "choice" }, option.choices.map((choice) =>
           el("option", { value: JSON.stringify(choice), selected: JSON.stringify(choice) === JSON.stringify(option.default) },
             t(`option.${game.id}.${option.name}.${choice}`) === `option.${game.id}.${option.name}.${choice}`
               ? String(choice) : t(`option.${game.id}.${option.name}.${choice}`))))
-        : el("input", { id, name: option.name, value: typeof option.default === "string" ? option.default : JSON.stringify(option.default) });
+        : typeof option.default === "string"
+          ? el("input", { id, name: option.name, value: option.default, "data-text": "", autocomplete: "off",
+            oninput: (event) => { typed[option.name] = event.target.value; markChips(); } })
+          : el("input", { id, name: option.name, value: JSON.stringify(option.default) });
       return el("p", { class: "option" },
         el("label", { for: id }, pick(option.label)), input,
+        option.choices ? null : el("span", { class: "used-before", role: "group", "data-option": option.name, "aria-label": t("start.used_before") }),
         pick(option.help) ? el("small", {}, pick(option.help)) : null);
-    }));
+    };
+    fill(askedBox, game.options.filter((option) => option.asked).map(field));
+    fill(optionsBox, game.options.filter((option) => !option.asked).map(field));
+    for (const [name, value] of Object.entries(typed)) {
+      const input = askedBox.querySelector(`input[name="${CSS.escape(name)}"]`);
+      if (input) input.value = value;
+    }
+    drawUsedBefore();
     drawSeatChoices();
+  }
+
+  /** A text typed before (a score pad's game), one tap each: it fills the field. The list may arrive after the form. */
+  function drawUsedBefore() {
+    const before = usedBefore.options[gameSelect.value] || {};
+    for (const box of form.querySelectorAll(".used-before")) {
+      const input = box.closest(".option").querySelector("input");
+      const values = before[box.dataset.option] || [];
+      fill(box, values.length ? el("span", {}, t("start.used_before")) : null, values.map((value) =>
+        el("button", { type: "button", class: "chip", "data-testid": `used-${box.dataset.option}`,
+          "aria-pressed": String(input.value === value),
+          onclick: () => { input.value = value; typed[box.dataset.option] = value; markChips(); } }, value)));
+    }
+  }
+
+  function markChips() {
+    for (const chip of form.querySelectorAll(".used-before .chip")) {
+      chip.setAttribute("aria-pressed", String(chip.closest(".option").querySelector("input").value === chip.textContent));
+    }
   }
 
   gameSelect.addEventListener("change", drawGame);
@@ -121,6 +154,7 @@ export function startForm(form, offered, current, running, started, seatsNow = (
   fill(form,
     el("p", {}, el("label", { for: "start-game" }, t("start.game")), gameSelect),
     el("p", {}, el("label", { for: "start-players" }, t("start.players")), playersSelect),
+    askedBox,
     seatsBox,
     // The game's options keep their defaults unless someone opens them, so the start button
     // stays on a 360 x 640 phone's first screen.
@@ -130,12 +164,18 @@ export function startForm(form, offered, current, running, started, seatsNow = (
       el("p", {}, el("label", { for: "start-seed" }, t("start.seed")), seedInput)),
     el("button", { class: "big", type: "submit", "data-testid": "start" }, t("start.button")));
   drawGame();
+  api("/api/used-before").then((answer) => {
+    usedBefore = answer;
+    drawUsedBefore();
+  }).catch(() => {}); // without the records' names the fields are typed, as the first time
 
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     if (running() && !window.confirm(t("start.confirm_abandon"))) return;
     const body = { game: gameSelect.value, players: Number(playersSelect.value), options: {} };
-    for (const input of optionsBox.querySelectorAll("select, input")) body.options[input.name] = optionValue(input);
+    for (const input of [...askedBox.querySelectorAll("select, input"), ...optionsBox.querySelectorAll("select, input")]) {
+      body.options[input.name] = input.dataset.text === undefined ? optionValue(input) : input.value.trim(); // a text stays text ("2048")
+    }
     if (seedInput.value.trim() !== "") body.seed = seedInput.value.trim();
     if (whoStarts.value) body.first_player = whoStarts.value;
     const bots = Object.entries(chosenBots()).map(([seat, level]) => ({ seat: Number(seat), level }));

@@ -34,8 +34,25 @@ async function sit(seat) {
   }
 }
 
+const usedNames = document.getElementById("used-names");
+let usedBefore = null; // the people's names of the latest plays, most recent first (GET /api/used-before)
+
+/** A name as the table compares names (NFKC, then case: "ＡＫＩ" is "aki"). */
+const nameKey = (name) => name.normalize("NFKC").toLowerCase();
+
+/** The names played under here before and not at the table now, one tap each: it fills the field. */
+function drawUsedNames(info) {
+  const seated = new Set(info.seats.filter((seat) => seat.taken).map((seat) => nameKey(seat.name)));
+  const names = (usedBefore || []).filter((name) => !seated.has(nameKey(name))).slice(0, 12);
+  fill(usedNames, names.length ? el("span", {}, t("join.used_before")) : null, names.map((name) =>
+    el("button", { type: "button", class: "chip", "data-testid": "used-name", "aria-pressed": String(nameInput.value.trim() === name),
+      onclick: () => { nameInput.value = name; drawUsedNames(info); } }, name)));
+}
+
 const live = follow(async () => {
   const info = await api("/api/table");
+  if (usedBefore === null) usedBefore = (await api("/api/used-before").catch(() => ({ players: [] }))).players;
+  drawUsedNames(info);
   showProblem(info.problem);
   fill(document.getElementById("game-line"), info.game ? gameLine(info) : t("join.waiting"));
   drawSeats(document.getElementById("seats"), info, (seat) => seat.taken

@@ -23,6 +23,7 @@ let renderer = generic;
 let wasWaitedFor = false;
 let sending = false;
 let sentPicker = null; // the picker whose choice was sent: no later view keeps that selection
+let keptChoice = null; // what the renderer keeps chosen after a move it sent (renderer.keepAfter)
 let hinting = false; // a hint has been asked for and not answered yet
 let note = ""; // why a greyed-out choice cannot be taken now; cleared by the next choice
 let isHost = Boolean(pageData.host); // host rights follow the view's is_host (a hand-over needs no reload)
@@ -106,8 +107,10 @@ async function take(next) {
   clockRead = performance.now();
   if (!sameChoices) {
     picker = new Picker(view.actions, chosen);
+    if (keptChoice && picker.matching(keptChoice).length) picker.chosen = { ...keptChoice };
     note = "";
   }
+  keptChoice = null;
   const waited = view.seat !== null && waitingFor(view).includes(view.seat);
   // The table as this phone left it: taken at its own move (and at the first view of a game).
   if (!since || since.play !== view.play_id || (wasWaitedFor && !waited)) since = snapshot(view);
@@ -642,6 +645,7 @@ async function send(action) {
   if (sending) return;
   sending = true;
   sentPicker = picker;
+  keptChoice = renderer.keepAfter(context(), action);
   draw();
   try {
     const next = await api("/api/actions", { method: "POST", body: { action, version: view.version } });

@@ -100,6 +100,11 @@ export default {
     return false;
   },
 
+  /** What stays chosen once `action` is sent (the score pad's player, for their next step); nothing by default. */
+  keepAfter() {
+    return null;
+  },
+
   /** A value of a field as a button label. */
   label(ctx, field, value) {
     if (SEAT_FIELDS.has(field) && Number.isInteger(value)) return ctx.seatName(value);
