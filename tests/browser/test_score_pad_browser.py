@@ -32,7 +32,7 @@ def tap(page, locator, table):
 
 def changed(page, table, before):
     """Wait until the table moved past ``before`` and ``page`` shows it."""
-    assert table.wait(before, 10) > before
+    assert table.wait(before, 60) > before
     shows_current(page, table)
     expect(page.locator("#game")).to_have_attribute("aria-busy", "false")
 
