@@ -13,10 +13,8 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import tempfile
 import threading
 import time
-from pathlib import Path
 
 import pytest
 
@@ -64,17 +62,6 @@ class StuckThinker(FakeThinker):
     def close(self):
         self.future.cancel()
         self.closed = True
-
-
-@pytest.fixture
-def tmp_path(tmp_path_factory):
-    """In RAM (/dev/shm) where there is one: every move is an fsync'ed SQLite commit."""
-    memory = Path("/dev/shm")
-    if memory.is_dir() and os.access(memory, os.W_OK):
-        with tempfile.TemporaryDirectory(dir=memory, prefix="companion-test-") as data:
-            yield Path(data)
-    else:
-        yield tmp_path_factory.mktemp("bots")
 
 
 @pytest.fixture

@@ -8,10 +8,6 @@ and hide the real ``web`` package from the tests.)
 
 from __future__ import annotations
 
-import os
-import tempfile
-from pathlib import Path
-
 import pytest
 from flask import request
 
@@ -21,23 +17,12 @@ from web import create_app
 CSRF = {"X-Requested-With": "companion"}
 
 
-MEMORY_DISK = Path("/dev/shm")
-
-
 @pytest.fixture
 def table(tmp_path):
-    """A fresh table. Its database goes to RAM (/dev/shm) where there is one: every change
-    is an fsync'ed SQLite commit, and on a busy disk those dominate these tests' time.
-    Durability on a real disk is what tests/test_serve_process.py checks."""
-    if MEMORY_DISK.is_dir() and os.access(MEMORY_DISK, os.W_OK):
-        with tempfile.TemporaryDirectory(dir=MEMORY_DISK, prefix="companion-test-") as data:
-            table = Table(data)
-            yield table
-            table.close()
-    else:
-        table = Table(tmp_path / "data")
-        yield table
-        table.close()
+    """A fresh table (in RAM where there is one: tests/conftest.py)."""
+    table = Table(tmp_path / "data")
+    yield table
+    table.close()
 
 
 @pytest.fixture
