@@ -73,8 +73,8 @@ def create_panel(config: Config, table, *, public_url: str = "", lan_address: st
         >>> panel.press("ok")  # a short press of ok: the game menu
         >>> panel.settle()  # True once the press is handled and its frame drawn
         True
-        >>> panel.text_lines()
-        ['SWAP 5', '> Menu…', 'Undo last action']
+        >>> panel.text_lines()  # before the first move: who starts, drawn with one more press
+        ['SWAP 5', '> Who starts? Draw', 'Menu…', 'Undo last action']
         >>> panel.stop()  # the display shows "stopped"; the pins are released
         >>> table.close()
     """
