@@ -66,12 +66,12 @@ def start_with_draw(table: Table, game_id: str, players: int, seed: int | None =
     """:meth:`Table.start_game` with who starts drawn first (the start form's "draw at
     random"): the game is dealt with the drawn seat first and its log says so from the start,
     so a bot on that seat plays only once the draw is known. Returns what ``start_game`` does."""
-    if FIRST_PLAYER in (options or {}):
-        raise Conflict("the start form chose who starts already: draw or choose, not both",
-                       "最初の手番はもう選ばれています。くじ引きか指定のどちらかにしてください")
     if isinstance(players, bool) or not isinstance(players, int) or players < 1 or not isinstance(options, dict | None):
         # Nothing to draw for: the engine refuses these players or options, in plain words.
         return table.start_game(game_id, players, seed, options, claim_host=claim_host)
+    if FIRST_PLAYER in (options or {}):
+        raise Conflict("the start form chose who starts already: draw or choose, not both",
+                       "最初の手番はもう選ばれています。くじ引きか指定のどちらかにしてください")
     seat = draw(players, randbelow)
     return table.start_game(game_id, players, seed, {**(options or {}), FIRST_PLAYER: seat}, claim_host=claim_host,
                             note={"kind": "first-player", "text": _note(seat, players)})

@@ -81,3 +81,9 @@ def test_play_again_after_a_drawn_start_draws_again(api, table):
     assert again.status_code == 200, again.json
     assert "first_player" in table.state()["options"]
     assert api.get("/api/view").json["log"][-1]["kind"] == "first-player"
+
+
+def test_a_draw_with_options_that_are_no_object_is_refused_by_the_game(api, table):
+    answer = api.post("/api/game", {"game": "swap5", "players": 2, "first_player": "draw", "options": "first_player"})
+    assert answer.status_code == 400 and "draw or choose" not in answer.json["error"]
+    assert table.game_id is None
