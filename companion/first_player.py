@@ -36,11 +36,13 @@ def draw(players: int, randbelow: RandBelow = secrets.randbelow) -> int:
     return randbelow(players)
 
 
-def _note(seat: int, players: int) -> dict:
-    """The log's words for the draw (seats as placeholders)."""
+def _draw_with_note(players: int, randbelow: RandBelow) -> tuple[int, dict]:
+    """One of the seats of a game of ``players`` (:func:`draw`), and the log's words saying so
+    (seats as placeholders)."""
+    seat = draw(players, randbelow)
     who = seat_ref(seat)
-    return {"en": f"{who} starts (drawn at random among {players} players)",
-            "ja": f"{who}から始めます（{players}人からランダムに選びました）"}
+    return seat, {"en": f"{who} starts (drawn at random among {players} players)",
+                  "ja": f"{who}から始めます（{players}人からランダムに選びました）"}
 
 
 def drawn(table: Table) -> int | None:
@@ -55,9 +57,8 @@ def draw_first_player(table: Table, randbelow: RandBelow = secrets.randbelow) ->
     move has been made."""
     if table.game_id is None:
         raise NotFound("no game has been started at this table yet", "このテーブルではまだゲームが始まっていません")
-    players = len(table.names())
-    seat = draw(players, randbelow)
-    table.set_first_player(seat, _note(seat, players))
+    seat, note = _draw_with_note(len(table.names()), randbelow)
+    table.set_first_player(seat, note)
     return seat
 
 
@@ -72,9 +73,9 @@ def start_with_draw(table: Table, game_id: str, players: int, seed: int | None =
     if FIRST_PLAYER in (options or {}):
         raise Conflict("the start form chose who starts already: draw or choose, not both",
                        "最初の手番はもう選ばれています。くじ引きか指定のどちらかにしてください")
-    seat = draw(players, randbelow)
+    seat, note = _draw_with_note(players, randbelow)
     return table.start_game(game_id, players, seed, {**(options or {}), FIRST_PLAYER: seat}, claim_host=claim_host,
-                            note={"kind": "first-player", "text": _note(seat, players)})
+                            first_player_note=note)
 
 
 def rematch(table: Table, randbelow: RandBelow = secrets.randbelow) -> None:
@@ -84,6 +85,4 @@ def rematch(table: Table, randbelow: RandBelow = secrets.randbelow) -> None:
     if state is None or FIRST_PLAYER not in state["options"]:
         table.rematch()
         return
-    players = len(table.names())
-    seat = draw(players, randbelow)
-    table.rematch(seat, {"kind": "first-player", "text": _note(seat, players)})
+    table.rematch(*_draw_with_note(len(table.names()), randbelow))

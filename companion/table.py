@@ -341,14 +341,15 @@ class Table:
 
     def start_game(
         self, game_id: str, players: int, seed: int | None = None, options: dict | None = None, claim_host: bool = False,
-        note: dict | None = None,
+        first_player_note: dict | None = None,
     ) -> str | None:
         """Start a new game (abandoning an unfinished one). Seats below the new player
         count stay held, so a group can play on without joining again.
 
         With ``claim_host`` the caller also becomes the host of a table that has none, in
         the same transaction (so a refused start claims nothing); the host token is returned.
-        ``note`` is a log entry written after the setup's own (who starts, when it was drawn).
+        ``first_player_note`` (``{"en", "ja"}``, as :meth:`set_first_player` takes it) goes in
+        the log after the setup's own words when who starts was drawn for the start.
         """
         if game_id not in self.offered_games:
             known = ", ".join(self.offered_games)
@@ -374,7 +375,7 @@ class Table:
                 record_id = self._store.add_game(game_id, players, seed, state["options"])
                 if seed_chosen:
                     self._store.choose_seed(record_id)
-                setup_entries = [*state["log"], *([note] if note else [])]  # what the setup wrote (a first round begins...)
+                setup_entries = [*state["log"], *_first_player_entries(first_player_note)]  # a first round begins...
                 seqs = self._store.add_log_entries(record_id, None, setup_entries)
                 self._store.remove_seats_from(players)
                 for seat_number, seat in self._seats.items():  # who plays on keeps the seat: its first occupant
@@ -393,12 +394,12 @@ class Table:
         self._notify()
         return host_token
 
-    def rematch(self, first_player: int | None = None, note: dict | None = None) -> None:
+    def rematch(self, first_player: int | None = None, first_player_note: dict | None = None) -> None:
         """Play the finished game again: the same game, options and players on the same
         seats (their tokens and the host stay as they are), a new seed. The finished game
         stays in the history. An unfinished game is refused: starting a new one abandons it,
         which is :meth:`start_game`'s to do, asked for as such. Who starts is not carried
-        over (a new play, a new draw): ``first_player`` and ``note`` set it anew, as
+        over (a new play, a new draw): ``first_player`` and ``first_player_note`` set it anew, as
         ``companion/first_player.py`` does when the last play's start was drawn."""
         with self._lock:  # re-entered by start_game: nobody undoes the last move in between
             current = self._require_game()
@@ -409,7 +410,7 @@ class Table:
             options = {name: value for name, value in record.options.items() if name != FIRST_PLAYER}
             if first_player is not None:
                 options[FIRST_PLAYER] = first_player
-            self.start_game(record.game, record.players, options=options, note=note)
+            self.start_game(record.game, record.players, options=options, first_player_note=first_player_note)
 
     def set_first_player(self, seat: int, note: dict) -> None:
         """Make the player on ``seat`` (taken or still free) take the first turn of a game
@@ -431,7 +432,7 @@ class Table:
                 raise Conflict("a move has been made in this game, so who starts is settled",
                                "このゲームではもう手が指されたので、最初の手番は決まっています")
             state = current.game.setup(record.players, record.seed, {**record.options, FIRST_PLAYER: seat})
-            entries = [*state["log"], {"kind": "first-player", "text": dict(note)}]
+            entries = [*state["log"], *_first_player_entries(note)]
             with self._change() as changing:
                 self._store.set_options(record.id, state["options"])
                 self._store.drop_log_entries(record.id)  # the setup's words name the old start
@@ -900,6 +901,11 @@ class Table:
             "abandoned": record.abandoned,
             "result": record.result,
         }
+
+
+def _first_player_entries(note: dict | None) -> list[dict]:
+    """The log's entry saying who starts was drawn (``note``: its words), or none."""
+    return [{"kind": "first-player", "text": dict(note)}] if note else []
 
 
 def _game_change(game_id: int, game: Game, state: dict, taken: set[int], action: int | None = None,
