@@ -418,7 +418,7 @@ class Game:
 
     def result(self, state: dict) -> dict | None:
         """``{"winners": [seats], "scores": {"0": ...}, ...}`` once over, else None."""
-        return _copy_json(state["result"])
+        return copy_json(state["result"])
 
     def first_seat(self, state: dict) -> int:
         """The seat that takes the first turn: the :data:`FIRST_PLAYER` option, else the first seat."""
@@ -446,7 +446,7 @@ class Game:
             self._check_seat(state, seat)
         self._require_log(state, "viewed")
         # A copy: engines may build views from pieces of the state, and no caller may reach back into it.
-        return _copy_json({
+        return copy_json({
             "game": self.id,
             "version": state["version"],
             "players": state["players"],
@@ -544,7 +544,7 @@ class Game:
         """A copy of ``state`` in which everything ``seat`` cannot see (its :meth:`_hidden`
         places, and the RNG) is shuffled among itself. ``seat``'s view of it must equal its
         view of ``state``: that is how the tests prove views leak nothing."""
-        new = _copy_json(state)
+        new = copy_json(state)
         rng = Rng.from_seed(seed)
         for group in self._hidden(new, seat):
             slots = _slots(new, group)
@@ -666,7 +666,7 @@ class Game:
 
     def _copy(self, state: dict) -> dict:
         """A deep copy. Engines with hot playout paths override it with a cheaper one."""
-        return _copy_json(state)
+        return copy_json(state)
 
     # ------------------------------------------------------------------ what engines write
 
@@ -794,5 +794,7 @@ def _lay(state: dict, group: "Hidden", slots: list, things: list) -> None:
             container[place.path[-1]].sort(key=place.order)
 
 
-def _copy_json(value: Any) -> Any:
+def copy_json(value: Any) -> Any:
+    """A deep copy of a JSON value (a state, a view or a part of one), as a round trip
+    through JSON makes it: what the table keeps and sends is JSON, so nothing else survives."""
     return json.loads(json.dumps(value))

@@ -23,11 +23,10 @@ What the UI needs is documented in ``docs/trackers.md``.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from . import rules as meow_oracle
-from ..base import FIRST_PLAYER, Game, Words, seat_list, seat_ref, whole_number_problem
+from ..base import FIRST_PLAYER, Game, Words, copy_json, seat_list, seat_ref, whole_number_problem
 from ..rng import Rng
 
 ROUNDS = meow_oracle.ROUNDS
@@ -300,8 +299,8 @@ class MeowOracleScorer(Game):
         """Nothing is hidden: the view shows the whole state."""
         public = view["public"]
         state.update(step=public["step"], round=public["round"], start_player=public["start_player"],
-                     areas=json.loads(json.dumps(public["areas"])), typed=list(public["typed"]),
-                     rounds=json.loads(json.dumps(public["results"])))
+                     areas=copy_json(public["areas"]), typed=list(public["typed"]),
+                     rounds=copy_json(public["results"]))
 
     def _public_view(self, state: dict) -> dict:
         players = state["players"]

@@ -29,11 +29,10 @@ the panel) enters every seat's score. Nothing is secret. What a UI needs is docu
 
 from __future__ import annotations
 
-import json
 import unicodedata
 from typing import Any
 
-from ..base import Box, Game, Option, Words, seat_list, seat_ref
+from ..base import Box, Game, Option, Words, copy_json, seat_list, seat_ref
 from ..rng import Rng
 
 STEPS = (-10, -5, -1, 1, 5, 10)
@@ -222,8 +221,8 @@ class ScorePad(Game):
         self.log(state, en, ja)
         state["open"] = len(state["rounds"]) - 1  # the sheet as it ends: the round in play on top
         self.finish(state, {"winners": winners, "scores": {str(s): totals[s] for s in range(players)},
-                            "ranking": ranking, "rounds": json.loads(json.dumps(state["rounds"])),
-                            "corrections": json.loads(json.dumps(state["corrections"])),
+                            "ranking": ranking, "rounds": copy_json(state["rounds"]),
+                            "corrections": copy_json(state["corrections"]),
                             "lowest_wins": lowest, "summary": {"en": en, "ja": ja}})
 
     # ------------------------------------------------------------------ explanations
@@ -253,8 +252,8 @@ class ScorePad(Game):
     def _restore(self, state: dict, view: dict, rng: Rng) -> None:
         """Nothing is hidden: the view shows the whole state."""
         public = view["public"]
-        state.update(rounds=json.loads(json.dumps(public["rounds"])), open=public["open"], turn=public["turn"],
-                     corrections=json.loads(json.dumps(public["corrections"])))
+        state.update(rounds=copy_json(public["rounds"]), open=public["open"], turn=public["turn"],
+                     corrections=copy_json(public["corrections"]))
 
     def _public_view(self, state: dict) -> dict:
         return {
