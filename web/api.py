@@ -31,11 +31,11 @@ import segno
 from flask import Blueprint, Response, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException
 
+from companion import first_player
 from companion.bots import LEVELS as BOT_LEVELS
 from companion.bots import NoBot
 from companion.bots import supported as bot_games_supported
 from companion.bots.seats import HINT_SECONDS_RANGE, HintAbandoned, WorkerDied
-from companion import first_player
 from companion.games.base import LARGEST_SEED, render_text
 from companion.table import Conflict, Forbidden, IllegalAction, NotFound, StorageError, Table, TableError
 
