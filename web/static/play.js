@@ -320,10 +320,9 @@ function firstPlayer(ctx) {
       t("first.drawn", { name: ctx.seatName(drawn) }));
   }
   if (mode !== "play" || (view.seat === null && !isHost)) return null;
-  const seated = view.names.length;
   return el("details", { class: "first-player-offer", "data-testid": "first-player-offer" },
     el("summary", {}, t("first.offer")),
-    el("p", {}, t("first.explain", { n: seated })),
+    el("p", {}, t("first.explain", { n: view.names.length })),  // the game's seats, taken or free
     el("button", { class: "big", type: "button", "data-testid": "first-player-draw", onclick: drawFirstPlayer },
       t("first.draw")));
 }
