@@ -153,7 +153,8 @@ def test_the_new_game_form_seats_a_bot_that_then_moves(tmp_path, browser, new_ph
 
         host.wait_for_url(f"{url}/J/{table.join_code}")  # the host goes on to take a seat
         assert bots.levels() == {0: "normal"} and table.names()[0] == "Bot 1 (Normal)"
-        assert table.view(None)["to_act"] == [0]
+        # No check of whose turn it is here: the bot may already have moved (CI saw it).
+        # The log below says the bot's seat moved first, which is what the seed is for.
         screen = new_phone()
         screen.goto(f"{url}/table")
         expect(screen.get_by_test_id("log")).to_contain_text("Bot 1 (normal)", timeout=60_000)  # its first move
