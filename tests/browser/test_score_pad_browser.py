@@ -155,7 +155,45 @@ def test_the_table_screen_shows_the_pad_without_controls(live, new_phone):
     screen.goto(f"{live.url}/table")
     shows_current(screen, table)
     expect(screen.locator("h1")).to_have_text("ごきぶりポーカー")
-    expect(screen.get_by_test_id("pad-rule")).to_have_text("lowest total wins")
+    expect(screen.locator("#game")).to_contain_text("lowest total wins")  # the status line
     expect(screen.get_by_test_id("pad-points-1")).to_have_text("5")
     expect(screen.get_by_test_id("step-5")).to_have_count(0)
     expect(screen.get_by_test_id("pass")).to_have_count(0)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_six_players_score_and_move_on_without_a_scroll_and_the_next_tap_said_once(live, new_phone, lang):
+    """The most seats at 360x640: every player's row, the chosen player's steps, *Next round*
+    and *Finish* are all on the first screen, and what to tap next is said once."""
+    table = live.table
+    table.start_game("score-pad", 6, seed=1, options={"name": "7 Wonders", "wins": "highest"})
+    names = ["Aki", "Ben", "Cy", "Dai", "Emi", "Fumi"]
+    phone = seated_phone(live, new_phone, 0, names[0], locale="ja-JP" if lang == "ja" else "en-US", **SMALL)
+    for seat, name in enumerate(names[1:], start=1):
+        table.join(seat, name)
+    shows_current(phone, table)
+    prompt = {"en": "Tap a player, then the points", "ja": "プレイヤーをタップしてから"}[lang]
+    expect(phone.get_by_text(prompt)).to_have_count(1)
+    expect(phone.get_by_text(prompt)).to_be_in_viewport(ratio=1)
+    for seat in range(6):
+        expect(phone.get_by_test_id(f"pad-player-{seat}")).to_be_in_viewport(ratio=1)
+    tap(phone, phone.get_by_test_id("pad-player-5"), table)
+    for control in ["step--10", "step--1", "step-1", "step-10", "next-round", "finish", "pass"]:
+        expect(phone.get_by_test_id(control)).to_be_in_viewport(ratio=1)  # whole, not a sliver
+    before = tap(phone, phone.get_by_test_id("step-10"), table)
+    changed(phone, table, before)
+    assert table.state()["rounds"] == [[0, 0, 0, 0, 0, 10]]
+    expect(phone.get_by_test_id("next-round")).to_be_in_viewport(ratio=1)
+    expect(phone.get_by_text(prompt)).to_have_count(0)  # the steps' own line says what the steps do
+    tap(phone, phone.get_by_test_id("next-round"), table)
+    before = tap(phone, phone.get_by_test_id("confirm"), table)  # the second tap, on the same screen
+    changed(phone, table, before)
+    before = tap(phone, phone.get_by_test_id("round-0"), table)  # correcting round 1
+    changed(phone, table, before)
+    tap(phone, phone.get_by_test_id("pad-player-5"), table)
+    for control in ["correcting", "back-to-newest", "pad-player-0", "step--10", "step-10"]:
+        expect(phone.get_by_test_id(control)).to_be_in_viewport(ratio=1)
+    before = tap(phone, phone.get_by_test_id("back-to-newest"), table)
+    changed(phone, table, before)
+    tap(phone, phone.get_by_test_id("finish"), table)
+    expect(phone.get_by_test_id("confirm")).to_be_in_viewport(ratio=1)

@@ -1,6 +1,6 @@
 // Score pad: the score sheet of any game played with its own box (docs/trackers.md).
-// On top the game's name, whose turn it is and "Next player" (one tap: it only moves the
-// turn marker); then the pad: a row per player with the open round's points and the total.
+// On top the game's name, who wins (the status line), the round numbers and "Next player"
+// (one tap: it only moves the turn marker); then the pad: a row per player with the open round's points and the total.
 // Tap a row to choose the player (it only selects), then a step (+1, +5, +10, −1, −5, −10)
 // to count it (the second tap sends). The round numbers open an earlier round to correct it;
 // every correction there is kept and listed (old → new, who, during which round).
@@ -15,14 +15,15 @@ const signed = (n) => (n > 0 ? `+${n}` : String(n).replace("-", "−"));
 /** The player chosen on the pad (the picker's seat), or null. */
 const chosenSeat = (ctx) => (ctx.picker && Number.isInteger(ctx.picker.chosen.seat) ? ctx.picker.chosen.seat : null);
 
-/** Who wins (the game's name is the page's title), and the turn marker's button (whose turn
- * it is: the turn line above, ▶ in the pad). */
+/** The round numbers (the open one marked in words and a symbol, not only colour; a tap
+ * opens another) and, beside them, the turn marker's button (whose turn it is: the turn line
+ * above, ▶ in the pad). Who wins is said in the status line under the game's name. */
 function head(ctx) {
   const { el, t, view } = ctx;
   const p = view.public;
   const pass = listed(ctx, "pass")[0];
   return el("div", { class: "sp-head" },
-    el("p", { class: "sp-rule", "data-testid": "pad-rule" }, t(p.lowest_wins ? "score-pad.lowest_wins" : "score-pad.highest_wins")),
+    p.step === "scoring" ? roundStrip(ctx) : null,
     pass ? el("button", { type: "button", class: "sp-pass", "data-testid": "pass", "data-action": JSON.stringify(pass),
       "aria-label": t("score-pad.pass_after", { name: ctx.seatName(p.turn) }),
       onclick: () => ctx.picker.chooseAll(pass) }, t("score-pad.pass")) : null);
@@ -86,15 +87,16 @@ function pad(ctx) {
     })));
 }
 
-/** The steps for the chosen player: each tap counts at once (a wrong one is undone by its opposite). */
+/** The steps for the chosen player: each tap counts at once (a wrong one is undone by its
+ * opposite). None before a player is chosen: the action bar's prompt says to choose one. */
 function stepBar(ctx) {
   const { el, t, view } = ctx;
   const seat = chosenSeat(ctx);
-  if (seat === null) return el("p", { class: "tr-hint", "data-testid": "pad-hint" }, t("score-pad.choose_player"));
+  if (seat === null) return null;
   const correcting = view.public.open !== view.public.rounds.length - 1;
+  // Whose steps these are is said to a screen reader; the eye sees the chosen row outlined.
   return el("div", { class: "sp-steps", role: "group", "data-testid": "steps",
-    "aria-label": t("score-pad.steps_for", { name: ctx.seatName(seat) }) },
-    el("p", {}, t(correcting ? "score-pad.steps_correct" : "score-pad.steps_for", { name: ctx.seatName(seat), round: view.public.open + 1 })),
+    "aria-label": t(correcting ? "score-pad.steps_correct" : "score-pad.steps_for", { name: ctx.seatName(seat), round: view.public.open + 1 }) },
     listed(ctx, "add").filter((action) => action.seat === seat).map((action) =>
       el("button", { type: "button", class: action.points > 0 ? "sp-step up" : "sp-step down", "data-action": JSON.stringify(action),
         "data-testid": `step-${action.points}`, "aria-label": t("score-pad.step_label", { points: signed(action.points), name: ctx.seatName(seat) }),
@@ -146,19 +148,22 @@ export default {
     return [
       head(ctx),
       p.step === "over" ? ranking(ctx) : null,
-      p.step === "scoring" ? roundStrip(ctx) : null,
       p.step === "scoring" && p.open !== p.rounds.length - 1 ? correctingNote(ctx) : null,
       p.step === "scoring" ? pad(ctx) : null,
       acting ? stepBar(ctx) : null,
-      ctx.el("div", { "data-actions-slot": "" }), // the action bar (a confirm), right under the steps (play.js)
       acting ? moveOn(ctx) : null,
+      // The action bar (what to tap next, a confirm) under the pad's own buttons (play.js): so
+      // with six players Next round and Finish still fit a 360x640 screen beside the steps.
+      ctx.el("div", { "data-actions-slot": "" }),
       sheet(ctx),
     ];
   },
 
   status(ctx) {
     const p = ctx.view.public;
-    return [ctx.t("score-pad.unnamed"), ctx.t("status.round", { round: p.rounds.length }), this.stepLabel(ctx, p.step)].join(" · ");
+    const rule = ctx.t(p.lowest_wins ? "score-pad.lowest_wins" : "score-pad.highest_wins");
+    return [ctx.t("score-pad.unnamed"), ctx.t("status.round", { round: p.rounds.length }),
+      p.step === "over" ? this.stepLabel(ctx, p.step) : rule].join(" · ");
   },
 
   seatInfo(ctx, seat) {
@@ -170,8 +175,9 @@ export default {
     return true;
   },
 
-  prompt(ctx) {
-    return ctx.t("score-pad.prompt");
+  /** What to tap next, said once, right under the pad (or its steps). */
+  prompt(ctx, field) {
+    return field === "points" ? ctx.t("score-pad.prompt_points") : ctx.t("score-pad.prompt");
   },
 
   /** A new round and the end ask first; a step, a turn passed or a round opened go at once. */
