@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from server_latency import Client, row, timed_loop, with_bot_server  # noqa: E402
+from server_latency import Client, bot_server, row, timed_loop  # noqa: E402
 
 
 def main() -> int:
@@ -41,7 +41,8 @@ def main() -> int:
     parser.add_argument("--think", type=float, default=20.0, help="the bot's seconds per move (default 20)")
     parser.add_argument("--workers", type=int, default=1, help="processes the bot searches on, [bots] workers (default 1)")
     args = parser.parse_args()
-    return with_bot_server(args.think, run, args, args.workers)
+    with bot_server(normal_seconds=args.think, workers=args.workers) as (_, port):
+        return run(port, args)
 
 
 CHUNK = 50

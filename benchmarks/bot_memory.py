@@ -19,12 +19,11 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from server_latency import Client, free_port, start_server  # noqa: E402
+from server_latency import Client, bot_server  # noqa: E402
 
 SAMPLE_SECONDS = 0.1
 
@@ -36,17 +35,8 @@ def main() -> int:
     parser.add_argument("--think", type=float, default=2.75, help="the strong bot's seconds a move (default 2.75)")
     parser.add_argument("--moves", type=int, default=3, help="the bot's moves measured (default 3)")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="companion-bench-") as scratch:
-        config = Path(scratch) / "config.toml"
-        config.write_text(f"[bots]\nstrong_seconds = {args.think}\npause_seconds = 0\nworkers = {args.workers}\n",
-                          encoding="utf-8")
-        port = free_port()
-        server = start_server(Path(scratch) / "data", port, "--config", str(config))
-        try:
-            return run(server.pid, port, args)
-        finally:
-            server.terminate()
-            server.wait(timeout=15)
+    with bot_server(strong_seconds=args.think, workers=args.workers) as (server, port):
+        return run(server.pid, port, args)
 
 
 def run(pid: int, port: int, args) -> int:

@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from server_latency import Client, with_bot_server  # noqa: E402
+from server_latency import Client, bot_server  # noqa: E402
 
 BOT_SEAT = 3
 HINT_SECONDS = 5
@@ -43,7 +43,8 @@ def main() -> int:
     parser.add_argument("--think", type=float, default=0.55, help="the bot's seconds per move (default 0.55, normal's)")
     parser.add_argument("--no-flood", action="store_true", help="the phones ask for no hints (the baseline)")
     args = parser.parse_args()
-    return with_bot_server(args.think, run, args)
+    with bot_server(normal_seconds=args.think, workers=1) as (_, port):
+        return run(port, args)
 
 
 def run(port: int, args) -> int:

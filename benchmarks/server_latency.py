@@ -22,6 +22,7 @@ many systems) that leaves out the disk's fsync, on an SD card it includes it; pa
 from __future__ import annotations
 
 import argparse
+import contextlib
 import http.client
 import json
 import os
@@ -117,18 +118,20 @@ def start_server(data: Path, port: int, *extra: str) -> subprocess.Popen:
     raise SystemExit(f"the server did not answer within {START_SECONDS} s")
 
 
-def with_bot_server(think: float, run, args, workers: int = 1) -> int:
-    """``run(port, args)`` against a fresh ``companion serve`` whose normal bot thinks ``think``
-    seconds a move on ``workers`` processes and moves without a pause; the server is stopped
-    afterwards."""
+@contextlib.contextmanager
+def bot_server(**bots):
+    """A fresh ``companion serve`` whose ``[bots]`` settings are ``bots`` (``pause_seconds = 0``
+    unless given: bots move at once), on a free port of loopback: yields ``(server, port)``,
+    the process and its port, and stops it afterwards."""
+    settings = {"pause_seconds": 0, **bots}
     with tempfile.TemporaryDirectory(prefix="companion-bench-") as scratch:
         config = Path(scratch) / "config.toml"
-        config.write_text(f"[bots]\nnormal_seconds = {think}\npause_seconds = 0\nworkers = {workers}\n",
+        config.write_text("[bots]\n" + "".join(f"{key} = {value}\n" for key, value in settings.items()),
                           encoding="utf-8")
         port = free_port()
         server = start_server(Path(scratch) / "data", port, "--config", str(config))
         try:
-            return run(port, args)
+            yield server, port
         finally:
             server.terminate()
             server.wait(timeout=15)
