@@ -55,8 +55,9 @@ class StuckThinker(FakeThinker):
     cancels what is waiting, as the worker's shutdown does."""
 
     def think(self, game_id, view, *, level, budget):
-        self.calls.append((game_id, view, level, budget))
+        # The future first: a test that saw the call may close this thinker at once.
         self.future = concurrent.futures.Future()
+        self.calls.append((game_id, view, level, budget))
         return self.future
 
     def close(self):
@@ -292,6 +293,7 @@ def test_stop_ends_a_bot_that_is_pausing_at_once(table, tmp_path):
     thinker = FakeThinker(table)
     bots = make_bots(table, tmp_path, thinker, config=BotsConfig(pause_seconds=3600))  # an hour: only stop ends it
     bots.seat(0, "normal")
+    others = {thread for thread in threading.enumerate() if thread.name == "bots"}  # another test's, if it failed
     bots.start()
     thinker.calls.wait_for()  # it has its move and pauses
     stopping = threading.Thread(target=bots.stop)
@@ -299,7 +301,7 @@ def test_stop_ends_a_bot_that_is_pausing_at_once(table, tmp_path):
     stopping.join(BOUND_SECONDS)
     assert not stopping.is_alive(), "stop waited for the pause"
     assert table.action_log() == []
-    assert not [thread for thread in threading.enumerate() if thread.name == "bots"]
+    assert not {thread for thread in threading.enumerate() if thread.name == "bots"} - others
 
 
 def test_closing_the_worker_ends_a_long_search_at_once(table):
