@@ -162,6 +162,15 @@ def shots(language: str = "en"):
         clock.resume()
         clock.set_target(30)
         yield shot("status-clock-over", HomePage())
+        clock.set_target(None)
+        panel.language = "ja"
+        yield shot("status-clock-ja", HomePage())
+        clock.pause()
+        yield shot("status-clock-paused-ja", HomePage())
+        clock.resume()
+        clock.set_target(30)
+        yield shot("status-clock-over-ja", HomePage())
+        panel.language = language
         yield "stopped", stopped_screen(language, 128), (128, 64)
         table.close()
 
