@@ -1,11 +1,14 @@
 """The turn clock on phones at 360x640, in real Chromium (issue 36, point 1): every phone shows
 whose turn is timed; two phones pause it at the same moment and resume it at the same moment,
 each with one tap, and both follow; past the target the turn is marked by symbol and words
-and a phone that chose sound plays a soft tone. The server's clock is a fake one the test
-moves; the phones count on with their own between two views."""
+and a phone that chose sound plays a soft tone; a restart mid-turn keeps the times on a phone
+that stays open. The server's clock is a fake one the test moves; the phones count on with
+their own between two views."""
 
 from __future__ import annotations
 
+import re
+import threading
 import warnings
 
 import pytest
@@ -18,6 +21,11 @@ if _missing:
     pytest.skip(f"BROWSER TESTS SKIPPED: {_missing}", allow_module_level=True)
 
 from playwright.sync_api import expect  # noqa: E402
+
+from companion.clock import TurnClock  # noqa: E402
+from companion.serve import Server  # noqa: E402
+from companion.table import Table  # noqa: E402
+from web import create_app  # noqa: E402
 
 
 SMALL = {"viewport": {"width": 360, "height": 640}}
@@ -137,3 +145,64 @@ def test_past_the_target_the_turn_is_marked_and_sounds_softly_where_sound_was_ch
     assert aki.evaluate("window.__tones.filter((f) => f === 440).length") == 1, "once per turn"
     assert ben.evaluate("window.__tones") == [], "a phone that did not choose sound stays silent"
     assert live.table.view(None)["waiting_for"] == [waited], "the target never ends a turn"
+
+
+def test_a_restart_mid_turn_goes_on_from_the_saved_time_on_the_same_phone(tmp_path, browser, new_phone, time):
+    """The server stops mid-turn and starts again on the same data (an update, a reboot): the
+    phone, never reloaded, shows the ended turn's time and the turn in play going on from the
+    saved time; the minutes the server was off are nobody's. (A power cut, which saves
+    nothing on the way down, is tests/test_clock.py's.)"""
+    data = tmp_path / "data"
+    table = Table(data)
+    table.start_game("swap5", 2, seed=4)
+    server, thread, turn_clock = _serve(table, time, port=0)
+    port = server.port
+    try:
+        phone = new_phone(**SMALL)
+        phone.goto(f"http://127.0.0.1:{port}/R/{table.join(0, 'Aki')}")
+        table.join(1, "Ben")
+        first = table.view(None)["waiting_for"][0]
+        time.now += 8
+        view = table.view(first)
+        table.act(first, view["actions"][0], view["version"])  # an 8-s turn, ended by the move
+        time.now += 6  # 6 s into the other's turn when the server stops
+        shows_current(phone, table)
+    finally:
+        _stop(server, thread, turn_clock, table)
+    time.now += 500  # the server is off
+    table = Table(data)
+    server, thread, turn_clock = _serve(table, time, port=port)  # the same address: the phone finds it again
+    try:
+        time.now += 31
+        name = ["Aki", "Ben"][1 - first]
+        # The phone finds the server again by itself: the turn goes on from the 6 s saved, 37 s
+        # now (a little more where the phone counts on between two views); never 0:31 (the
+        # saved time lost) nor 8:37 (the off time counted).
+        expect(phone.get_by_test_id("clock-face")).to_have_text(re.compile(rf"{name} ⏱ 0:(3[7-9]|4\d)"))
+        # One tap stops the clock where the server has it, to the second.
+        phone.get_by_test_id("clock-toggle").click()
+        expect(phone.get_by_test_id("clock-why")).to_have_text("⏸ Clock paused")
+        expect(phone.get_by_test_id("clock-face")).to_have_text(f"{name} ⏱ 0:37")
+        expect(phone.locator(f'[data-clock-total="{first}"]')).to_have_text("⏱ 0:08")  # the ended turn
+        assert table.action_log()[0]["seat"] == first  # the move made before the stop
+    finally:
+        _stop(server, thread, turn_clock, table)
+
+
+def _serve(table, clock, port):
+    """The server as ``companion serve`` runs it, with its own turn clock on ``clock``."""
+    turn_clock = TurnClock(table, clock=clock)
+    app = create_app(table, keepalive_seconds=5.0, stream_seconds=120.0, clock=clock, turn_clock=turn_clock)
+    server = Server(app, "127.0.0.1", port)
+    thread = threading.Thread(target=server.serve_forever, name="test-server", daemon=True)
+    thread.start()
+    return server, thread, turn_clock
+
+
+def _stop(server, thread, turn_clock, table):
+    """Stopped as ``companion serve`` stops: the running turn's seconds saved for the restart."""
+    server.stop()
+    server.wait_stopped(10)
+    thread.join(10)
+    turn_clock.close()
+    table.close()
