@@ -1,6 +1,7 @@
 // Score pad: the score sheet of any game played with its own box (docs/trackers.md).
 // On top the game's name, who wins (the status line), the round numbers and "Next player"
-// (one tap: it only moves the turn marker); then the pad: a row per player with the open round's points and the total.
+// (one tap: it only moves the turn marker); then the pad: a row per player with the open
+// round's points and the total.
 // Tap a row to choose the player (it only selects), then a step (+1, +5, +10, −1, −5, −10)
 // to count it (the second tap sends). The round numbers open an earlier round to correct it;
 // every correction there is kept and listed (old → new, who, during which round).
