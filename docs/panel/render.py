@@ -156,20 +156,15 @@ def shots(language: str = "en"):
         now = [0.0]
         panel.turn_clock = clock = TurnClock(table, clock=lambda: now[0])
         now[0] = 42.0
-        yield shot("status-clock", HomePage())
-        clock.pause()
-        yield shot("status-clock-paused", HomePage())
-        clock.resume()
-        clock.set_target(30)
-        yield shot("status-clock-over", HomePage())
-        clock.set_target(None)
-        panel.language = "ja"
-        yield shot("status-clock-ja", HomePage())
-        clock.pause()
-        yield shot("status-clock-paused-ja", HomePage())
-        clock.resume()
-        clock.set_target(30)
-        yield shot("status-clock-over-ja", HomePage())
+        for clock_language, suffix in ((language, ""), ("ja", "-ja")):  # docs/panel.md shows both
+            panel.language = clock_language
+            clock.set_target(None)
+            yield shot(f"status-clock{suffix}", HomePage())
+            clock.pause()
+            yield shot(f"status-clock-paused{suffix}", HomePage())
+            clock.resume()
+            clock.set_target(30)
+            yield shot(f"status-clock-over{suffix}", HomePage())
         panel.language = language
         yield "stopped", stopped_screen(language, 128), (128, 64)
         table.close()
