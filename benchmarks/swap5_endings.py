@@ -9,13 +9,13 @@ processor time), and for each one this prints who won, after
 how many moves, the scores, and the moves where each side played a trump card. Then a
 summary: the bot's wins among the games that ended before the bots' last call (move 240,
 ``search.LAST_CALL``) and among those that reached it, and the points it trailed by
-at the end of those. docs/bots.md ("Where the games are lost") reads it.
+at the end of those. benchmarks/strength.md ("Where the games are lost") reads it.
 
 ``--careful`` plays the arena's ``ahead`` player instead (``companion.bots.ahead``), more
 careful than the issue's: before it plays its last trump card, it weighs the bot's replies
 under every hand the bot may hold (its trump cards too), not only the replies it can see,
-so it never walks into the trap of a card the bot holds (docs/bots.md, "Against a more
-careful player"). Everything else it does as the greedy player (``greedy_values`` in
+so it never walks into the trap of a card the bot holds (benchmarks/strength.md, "Against a
+more careful player"). Everything else it does as the greedy player (``greedy_values`` in
 ``companion/games/swap5/bot.py``).
 
 ``--plain`` reads the issue's words another way, as a greedy player written independently

@@ -7,7 +7,7 @@ greedy players (``companion.bots.greedy``), dealt from seeds 0, 1, ... For each 
 moves read a ply deeper (``--deeper``: 0 is ``normal``'s two plies over every move, 8 is
 ``strong``'s, 40 is every move three plies deep), this prints the processor time of
 ``Search.run`` with no deadline, its median and its longest, over those positions.
-docs/bots.md ("Profile of the two-ply search") reads it.
+benchmarks/strength.md ("Profile of the two-ply search") reads it.
 """
 
 import argparse

@@ -27,7 +27,7 @@ game by who won (a win above every margin, a loss below). The engine plays both 
 state resampled from the view, so every way the game can end counts. The greedy player that
 thinks ahead is the same, except that its last trump card is weighed at the worst hand the
 other may hold (its trump cards too, not only the replies it can see), so it never walks
-into the trap of a card the other holds (docs/bots.md, "Against a more careful player").
+into the trap of a card the other holds (benchmarks/strength.md, "Against a more careful player").
 """
 
 from __future__ import annotations
