@@ -2,8 +2,9 @@
 
 Each command is a function of the panel it runs on (``hardware/menus.py`` names them in its
 menus, as PiFinder's menu structure names its callbacks). The panel acts only through the
-methods the web calls for the phones — ``table.start_game``, ``act``, ``undo``, ``rematch``,
-``free_seat`` and the bots' ``BotSeats.seat`` — so buttons and phones never disagree. A
+methods the web calls for the phones — ``table.start_game``, ``act``, ``undo``,
+``free_seat``, ``first_player``'s draw and rematch, and the bots' ``BotSeats.seat`` — so
+buttons and phones never disagree (the turn clock's pause, in ``pages.py``, likewise). A
 refusal (someone acted from a phone at the same moment, a full disk) is shown in the table's
 own words and changes nothing.
 """

@@ -15,9 +15,9 @@ only if it differs from the one on the glass is it rendered and pushed, and neve
 often than every ``frame_seconds`` (a change that comes sooner is drawn when that time is
 up). The panel draws from ``table.public()`` — the same public view a table screen gets —
 reading a seat's legal actions (``table.view(seat)``) only in the trackers, whose actions
-reveal nothing secret; it acts through ``table.start_game``/``act``/``undo``/``rematch``/
-``free_seat`` and the bots' ``BotSeats.seat``, the very methods the web uses, so phones and
-buttons never disagree.
+reveal nothing secret; it acts through ``table.start_game``/``act``/``undo``/``free_seat``,
+``first_player``'s draw and rematch, the turn clock's pause and resume and the bots'
+``BotSeats.seat``, the very methods the web uses, so phones and buttons never disagree.
 
 Buttons (``docs/panel.md`` has the full table): ``up``/``down`` move and scroll, and
 repeat every ``repeat_seconds`` once held for ``hold_seconds``; ``ok`` chooses, ``back``
