@@ -163,8 +163,9 @@ def test_the_table_screen_shows_the_pad_without_controls(live, new_phone):
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_six_players_score_and_move_on_without_a_scroll_and_the_next_tap_said_once(live, new_phone, lang):
-    """The most seats at 360x640: every player's row, the chosen player's steps, *Next round*
-    and *Finish* are all on the first screen, and what to tap next is said once."""
+    """The most seats at 360x640: every player's row, the chosen player's steps, *Next round*,
+    *Finish* and their confirm button are all on the first screen (while correcting: the note,
+    *Back to round N*, the rows and the steps), and what to tap next is said once."""
     table = live.table
     table.start_game("score-pad", 6, seed=1, options={"name": "7 Wonders", "wins": "highest"})
     names = ["Aki", "Ben", "Cy", "Dai", "Emi", "Fumi"]
@@ -184,7 +185,7 @@ def test_six_players_score_and_move_on_without_a_scroll_and_the_next_tap_said_on
     changed(phone, table, before)
     assert table.state()["rounds"] == [[0, 0, 0, 0, 0, 10]]
     expect(phone.get_by_test_id("next-round")).to_be_in_viewport(ratio=1)
-    expect(phone.get_by_text(prompt)).to_have_count(0)  # the steps' own line says what the steps do
+    expect(phone.get_by_text(prompt)).to_have_count(0)  # Fumi stays chosen: the prompt is now the steps'
     tap(phone, phone.get_by_test_id("next-round"), table)
     before = tap(phone, phone.get_by_test_id("confirm"), table)  # the second tap, on the same screen
     changed(phone, table, before)
