@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import threading
+from contextlib import contextmanager
 from pathlib import Path
 
 CHROMIUM = os.environ.get("COMPANION_CHROMIUM", "/usr/bin/chromium")
@@ -23,6 +25,24 @@ def chromium_missing() -> str | None:
     if not (Path(CHROMIUM).is_file() or shutil.which(CHROMIUM)):
         return f"Chromium is not installed at {CHROMIUM} (apt-get install -y chromium)"
     return None
+
+
+@contextmanager
+def served(app, port: int = 0):
+    """``app`` served by the real server (waitress, as ``companion serve`` runs it) in a thread
+    on 127.0.0.1 at ``port`` (0: a free one): ``with served(app) as server:``, its address at
+    ``server.port``; stopped on the way out."""
+    from companion.serve import Server
+
+    server = Server(app, "127.0.0.1", port)
+    thread = threading.Thread(target=server.serve_forever, name="test-server", daemon=True)
+    thread.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+        server.wait_stopped(10)
+        thread.join(10)
 
 
 def shows_current(page, table) -> None:

@@ -11,14 +11,12 @@ The test modules skip, loudly, when it is missing (``browser_support.chromium_mi
 
 from __future__ import annotations
 
-import threading
 import time
 from dataclasses import dataclass
 
 import pytest
 
-from browser_support import CHROMIUM, CHROMIUM_ARGS
-from companion.serve import Server
+from browser_support import CHROMIUM, CHROMIUM_ARGS, served
 from companion.table import Table
 from web import create_app
 
@@ -51,15 +49,10 @@ def live(tmp_path, browser, server_clock):
     wake-up pipe left that pipe unwritable (EBADF when stopping), so the driver comes first."""
     table = Table(tmp_path / "data")
     app = create_app(table, keepalive_seconds=5.0, stream_seconds=120.0, clock=server_clock)
-    server = Server(app, "127.0.0.1", 0)
-    thread = threading.Thread(target=server.serve_forever, name="test-server", daemon=True)
-    thread.start()
     try:
-        yield LiveServer(f"http://127.0.0.1:{server.port}", table)
+        with served(app) as server:
+            yield LiveServer(f"http://127.0.0.1:{server.port}", table)
     finally:
-        server.stop()
-        server.wait_stopped(10)
-        thread.join(10)
         table.close()
 
 

@@ -10,19 +10,17 @@ from __future__ import annotations
 
 import concurrent.futures
 import random
-import threading
 import warnings
 from contextlib import contextmanager
 
 import pytest
 
-from browser_support import chromium_missing
+from browser_support import chromium_missing, served
 from thinkers import FirstAction
 from waiting import until_the_table
 from companion.bots.budget import Budget
 from companion.bots.seats import BotSeats, WorkerThinker
 from companion.config import BotsConfig
-from companion.serve import Server
 from companion.table import Table
 from web import create_app
 
@@ -61,16 +59,11 @@ def serving(data_dir, thinker):
     table = Table(data_dir)
     bots = BotSeats(table, data_dir, BotsConfig(pause_seconds=0), thinker=thinker)
     app = create_app(table, bots=bots, keepalive_seconds=5.0, stream_seconds=120.0)
-    server = Server(app, "127.0.0.1", 0)
-    thread = threading.Thread(target=server.serve_forever, name="test-server", daemon=True)
-    thread.start()
-    bots.start()
     try:
-        yield f"http://127.0.0.1:{server.port}", table, bots
+        with served(app) as server:
+            bots.start()
+            yield f"http://127.0.0.1:{server.port}", table, bots
     finally:
-        server.stop()
-        server.wait_stopped(10)
-        thread.join(10)
         bots.stop()
         table.close()
 

@@ -10,13 +10,12 @@ wait is on an event or on the page's state (tests/waiting.py), never a sleep.
 
 from __future__ import annotations
 
-import threading
 import warnings
 from contextlib import contextmanager
 
 import pytest
 
-from browser_support import chromium_missing, shows_current
+from browser_support import chromium_missing, served, shows_current
 from thinkers import FirstAction
 from waiting import poll_until, until_the_table
 
@@ -30,7 +29,6 @@ from playwright.sync_api import expect  # noqa: E402
 from companion.bots.seats import BotSeats  # noqa: E402
 from companion.config import BotsConfig  # noqa: E402
 from companion.presence import GONE_SECONDS  # noqa: E402
-from companion.serve import Server  # noqa: E402
 from companion.table import Table  # noqa: E402
 from web import create_app  # noqa: E402
 
@@ -53,17 +51,12 @@ def serving(data_dir, bots_factory=None):
     table = Table(data_dir)
     bots = bots_factory(table) if bots_factory else None
     app = create_app(table, bots=bots, keepalive_seconds=5.0, stream_seconds=120.0, clock=clock)
-    server = Server(app, "127.0.0.1", 0)
-    thread = threading.Thread(target=server.serve_forever, name="test-server", daemon=True)
-    thread.start()
-    if bots:
-        bots.start()
     try:
-        yield f"http://127.0.0.1:{server.port}", table, app, clock
+        with served(app) as server:
+            if bots:
+                bots.start()
+            yield f"http://127.0.0.1:{server.port}", table, app, clock
     finally:
-        server.stop()
-        server.wait_stopped(10)
-        thread.join(10)
         if bots:
             bots.stop()
         table.close()

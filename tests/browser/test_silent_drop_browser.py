@@ -10,12 +10,11 @@ prints how long the page took to notice and to catch up (figures: docs/phone.md)
 
 from __future__ import annotations
 
-import threading
 import time
 
 import pytest
 
-from browser_support import chromium_missing, shows_current
+from browser_support import chromium_missing, served, shows_current
 
 _missing = chromium_missing()
 if _missing:
@@ -26,7 +25,6 @@ if _missing:
 
 from playwright.sync_api import expect  # noqa: E402
 
-from companion.serve import Server  # noqa: E402
 from companion.table import Table  # noqa: E402
 from silent_network import DroppingNetwork  # noqa: E402
 from web import create_app  # noqa: E402
@@ -56,28 +54,25 @@ def table_behind_wifi(tmp_path, browser, new_phone):
     Returns (network, table, phones by seat, the seat to act)."""
     table = Table(tmp_path / "data")
     app = create_app(table, keepalive_seconds=HEARTBEAT_SECONDS, stream_seconds=120.0)
-    server = Server(app, "127.0.0.1", 0)
-    thread = threading.Thread(target=server.serve_forever, name="test-server", daemon=True)
-    thread.start()
-    network = DroppingNetwork(server.port)
     try:
-        table.start_game("swap5", 2, seed=4)
-        phones = []
-        for seat in range(2):
-            token = table.join(seat, f"P{seat + 1}")
-            page = new_phone()
-            page.add_init_script(COUNT_HEARTBEATS)
-            page.goto(f"{network.url}/R/{token}")
-            phones.append(page)
-        for page in phones:
-            shows_current(page, table)
-            page.wait_for_function(HEARD_A_HEARTBEAT, polling=POLL_MS)  # it knows the heartbeat's pace
-        yield network, table, phones, table.view(None)["to_act"][0]
+        with served(app) as server:
+            network = DroppingNetwork(server.port)
+            try:
+                table.start_game("swap5", 2, seed=4)
+                phones = []
+                for seat in range(2):
+                    token = table.join(seat, f"P{seat + 1}")
+                    page = new_phone()
+                    page.add_init_script(COUNT_HEARTBEATS)
+                    page.goto(f"{network.url}/R/{token}")
+                    phones.append(page)
+                for page in phones:
+                    shows_current(page, table)
+                    page.wait_for_function(HEARD_A_HEARTBEAT, polling=POLL_MS)  # it knows the heartbeat's pace
+                yield network, table, phones, table.view(None)["to_act"][0]
+            finally:
+                network.close()
     finally:
-        network.close()
-        server.stop()
-        server.wait_stopped(10)
-        thread.join(10)
         table.close()
 
 

@@ -8,12 +8,11 @@ their own between two views."""
 from __future__ import annotations
 
 import re
-import threading
 import warnings
 
 import pytest
 
-from browser_support import chromium_missing, shows_current
+from browser_support import chromium_missing, served, shows_current
 
 _missing = chromium_missing()
 if _missing:
@@ -23,7 +22,6 @@ if _missing:
 from playwright.sync_api import expect  # noqa: E402
 
 from companion.clock import TurnClock  # noqa: E402
-from companion.serve import Server  # noqa: E402
 from companion.table import Table  # noqa: E402
 from web import create_app  # noqa: E402
 
@@ -155,54 +153,48 @@ def test_a_restart_mid_turn_goes_on_from_the_saved_time_on_the_same_phone(tmp_pa
     data = tmp_path / "data"
     table = Table(data)
     table.start_game("swap5", 2, seed=4)
-    server, thread, turn_clock = _serve(table, time, port=0)
-    port = server.port
+    turn_clock = TurnClock(table, clock=time)
     try:
-        phone = new_phone(**SMALL)
-        phone.goto(f"http://127.0.0.1:{port}/R/{table.join(0, 'Aki')}")
-        table.join(1, "Ben")
-        first = table.view(None)["waiting_for"][0]
-        time.now += 8
-        view = table.view(first)
-        table.act(first, view["actions"][0], view["version"])  # an 8-s turn, ended by the move
-        time.now += 6  # 6 s into the other's turn when the server stops
-        shows_current(phone, table)
+        with served(_app(table, turn_clock, time)) as server:
+            port = server.port
+            phone = new_phone(**SMALL)
+            phone.goto(f"http://127.0.0.1:{port}/R/{table.join(0, 'Aki')}")
+            table.join(1, "Ben")
+            first = table.view(None)["waiting_for"][0]
+            time.now += 8
+            view = table.view(first)
+            table.act(first, view["actions"][0], view["version"])  # an 8-s turn, ended by the move
+            time.now += 6  # 6 s into the other's turn when the server stops
+            shows_current(phone, table)
     finally:
-        _stop(server, thread, turn_clock, table)
+        _close(turn_clock, table)  # as ``companion serve`` stops: the running turn's seconds saved
     time.now += 500  # the server is off
     table = Table(data)
-    server, thread, turn_clock = _serve(table, time, port=port)  # the same address: the phone finds it again
+    turn_clock = TurnClock(table, clock=time)
     try:
-        time.now += 31
-        name = ["Aki", "Ben"][1 - first]
-        # The phone finds the server again by itself: the turn goes on from the 6 s saved, 37 s
-        # now (a little more where the phone counts on between two views); never 0:31 (the
-        # saved time lost) nor 8:37 (the off time counted).
-        expect(phone.get_by_test_id("clock-face")).to_have_text(re.compile(rf"{name} ⏱ 0:(3[7-9]|4\d)"))
-        # One tap stops the clock where the server has it, to the second.
-        phone.get_by_test_id("clock-toggle").click()
-        expect(phone.get_by_test_id("clock-why")).to_have_text("⏸ Clock paused")
-        expect(phone.get_by_test_id("clock-face")).to_have_text(f"{name} ⏱ 0:37")
-        expect(phone.locator(f'[data-clock-total="{first}"]')).to_have_text("⏱ 0:08")  # the ended turn
-        assert table.action_log()[0]["seat"] == first  # the move made before the stop
+        with served(_app(table, turn_clock, time), port) as server:  # the same address: the phone finds it again
+            time.now += 31
+            name = ["Aki", "Ben"][1 - first]
+            # The phone finds the server again by itself: the turn goes on from the 6 s saved, 37 s
+            # now (a little more where the phone counts on between two views); never 0:31 (the
+            # saved time lost) nor 8:37 (the off time counted).
+            expect(phone.get_by_test_id("clock-face")).to_have_text(re.compile(rf"{name} ⏱ 0:(3[7-9]|4\d)"))
+            # One tap stops the clock where the server has it, to the second.
+            phone.get_by_test_id("clock-toggle").click()
+            expect(phone.get_by_test_id("clock-why")).to_have_text("⏸ Clock paused")
+            expect(phone.get_by_test_id("clock-face")).to_have_text(f"{name} ⏱ 0:37")
+            expect(phone.locator(f'[data-clock-total="{first}"]')).to_have_text("⏱ 0:08")  # the ended turn
+            assert table.action_log()[0]["seat"] == first  # the move made before the stop
     finally:
-        _stop(server, thread, turn_clock, table)
+        _close(turn_clock, table)
 
 
-def _serve(table, clock, port):
-    """The server as ``companion serve`` runs it, with its own turn clock on ``clock``."""
-    turn_clock = TurnClock(table, clock=clock)
-    app = create_app(table, keepalive_seconds=5.0, stream_seconds=120.0, clock=clock, turn_clock=turn_clock)
-    server = Server(app, "127.0.0.1", port)
-    thread = threading.Thread(target=server.serve_forever, name="test-server", daemon=True)
-    thread.start()
-    return server, thread, turn_clock
+def _app(table, turn_clock, clock):
+    """The web app as ``companion serve`` builds it, with its own turn clock on ``clock``."""
+    return create_app(table, keepalive_seconds=5.0, stream_seconds=120.0, clock=clock, turn_clock=turn_clock)
 
 
-def _stop(server, thread, turn_clock, table):
-    """Stopped as ``companion serve`` stops: the running turn's seconds saved for the restart."""
-    server.stop()
-    server.wait_stopped(10)
-    thread.join(10)
+def _close(turn_clock, table):
+    """Closed as ``companion serve`` closes them (the clock saves the running turns' seconds)."""
     turn_clock.close()
     table.close()
