@@ -31,6 +31,8 @@ from check_power import STATE, Acknowledged, Person
 from check_service import UNIT, Table, table_of, wait_ready
 
 DATA_LABEL = "companion-data"
+ENDLESS = 200
+"""More moves than a short game takes: the people's game has gone wrong."""
 
 
 def test_every_flush_point_holds_every_acknowledged_move(installed, phases, tmp_path):
@@ -125,13 +127,21 @@ def test_every_flush_point_holds_every_acknowledged_move(installed, phases, tmp_
 
 
 def play_people(table: Table, acknowledged: Acknowledged, game: int, write_log: Path, moves: int | None = None) -> None:
-    """The people seated play the first move offered, in turn, until none is offered (the
-    game is over) or ``moves`` were made."""
+    """The people seated play the first move offered, until none is offered (the game is
+    over) or ``moves`` were made. The seat that plays is one the game waits for, else any
+    seat offered a move (a tracker's "next round" waits for nobody in particular): a seat
+    whose entry is made may still correct it, and playing that correction first would
+    correct it for ever (the Meow Oracle scorer's "total 0", again and again)."""
     made = 0
     while moves is None or made < moves:
-        seat, view = next(((s, v) for s, v in table.views().items() if v["actions"]), (None, None))
-        if seat is None:
+        views = table.views()
+        offered = [seat for seat, view in views.items() if view["actions"]]
+        awaited = [seat for seat in offered if seat in views[seat]["waiting_for"]]
+        if not offered:
             return
+        seat = (awaited or offered)[0]
+        view = views[seat]
+        assert made < ENDLESS, f"the game did not end after {made} moves"
         table.call("POST", "/api/actions", {"action": view["actions"][0], "version": view["version"]}, token=table.seats[seat])
         acknowledged.add(game, seat, view["actions"][0], write_log.stat().st_size)
         made += 1
