@@ -1,9 +1,9 @@
 """Every flush point: the data folder's disk holds, at every flush it was given, every move
 and undo acknowledged before that flush (issue 32, point 3; power.py says what it models).
 
-Not a ``check_*`` file, so ``tests/system/run`` (and ``.ci/run``) leave it out: a short session
-gives thousands of flushes, and replaying and checking each took about 0.2 s here (some 15
-minutes a run on top of the game). Run it by name:
+Not a ``check_*`` file, so ``tests/system/run`` leaves it out of its checks: it moves the data
+folder to a disk of its own, and the checks play on one table in one virtual Pi. It runs in a
+virtual Pi of its own, by name (``.ci/run`` does so after the checks):
 
     tests/system/run flush_points.py -v
 
