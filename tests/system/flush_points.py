@@ -136,9 +136,9 @@ def play_people(table: Table, acknowledged: Acknowledged, game: int, write_log: 
     while moves is None or made < moves:
         views = table.views()
         offered = [seat for seat, view in views.items() if view["actions"]]
-        awaited = [seat for seat in offered if seat in views[seat]["waiting_for"]]
         if not offered:
             return
+        awaited = [seat for seat in offered if seat in views[seat]["waiting_for"]]
         seat = (awaited or offered)[0]
         view = views[seat]
         assert made < ENDLESS, f"the game did not end after {made} moves"
