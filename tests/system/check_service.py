@@ -73,12 +73,26 @@ class Table:
     def views(self) -> dict[int, dict]:
         return {seat: self.call("GET", "/api/view", token=token) for seat, token in self.seats.items()}
 
+    def next_move(self) -> tuple[int, dict] | None:
+        """The seat to play next and its view: a seat the game waits for, else any seat offered
+        a move (a tracker's "next round" waits for nobody in particular); None once no seat is
+        offered one (the game is over). A seat whose entry is made may still correct it, and
+        playing that correction first would correct it for ever (the Meow Oracle scorer's
+        "total 0", again and again)."""
+        views = self.views()
+        offered = [seat for seat, view in views.items() if view["actions"]]
+        if not offered:
+            return None
+        awaited = [seat for seat in offered if seat in views[seat]["waiting_for"]]
+        seat = (awaited or offered)[0]
+        return seat, views[seat]
+
     def play(self, moves: int) -> int:
-        """Make ``moves`` moves, each the first one offered to a seat whose turn it is; the
-        game version the last acknowledged move reached."""
+        """Make ``moves`` moves, each the first one offered to the seat :meth:`next_move`
+        names; the game version the last acknowledged move reached."""
         acknowledged = None
         for _ in range(moves):
-            seat, view = next((s, v) for s, v in self.views().items() if v["actions"])
+            seat, view = self.next_move()
             after = self.call("POST", "/api/actions", {"action": view["actions"][0], "version": view["version"]},
                               token=self.seats[seat])
             acknowledged = after["game_version"]

@@ -127,20 +127,14 @@ def test_every_flush_point_holds_every_acknowledged_move(installed, phases, tmp_
 
 
 def play_people(table: Table, acknowledged: Acknowledged, game: int, write_log: Path, moves: int | None = None) -> None:
-    """The people seated play the first move offered, until none is offered (the game is
-    over) or ``moves`` were made. The seat that plays is one the game waits for, else any
-    seat offered a move (a tracker's "next round" waits for nobody in particular): a seat
-    whose entry is made may still correct it, and playing that correction first would
-    correct it for ever (the Meow Oracle scorer's "total 0", again and again)."""
+    """The people seated play the first move offered to the seat :meth:`Table.next_move`
+    names, until none is offered (the game is over) or ``moves`` were made."""
     made = 0
     while moves is None or made < moves:
-        views = table.views()
-        offered = [seat for seat, view in views.items() if view["actions"]]
-        if not offered:
+        chosen = table.next_move()
+        if chosen is None:
             return
-        awaited = [seat for seat in offered if seat in views[seat]["waiting_for"]]
-        seat = (awaited or offered)[0]
-        view = views[seat]
+        seat, view = chosen
         assert made < ENDLESS, f"the game did not end after {made} moves"
         table.call("POST", "/api/actions", {"action": view["actions"][0], "version": view["version"]}, token=table.seats[seat])
         acknowledged.add(game, seat, view["actions"][0], write_log.stat().st_size)
