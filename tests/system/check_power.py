@@ -9,7 +9,8 @@ Random cuts (power.py says what they model and why):
   host, before the boot), the Pi boots to READY, ``PRAGMA integrity_check`` is ok, every
   acknowledged move is in the database, and the game goes on. ``TABLETOP_POWER_CUTS=N`` adds
   N more cuts of every kind drawn at random (``tests/system/power-campaign`` runs 200).
-* **Every flush point** is flush_points.py's (run by name: not in .ci/run, see there).
+* **Every flush point** is flush_points.py's (run by name, not collected with the checks: see
+  there; ``.ci/run`` runs it after these cuts, in the same virtual Pi).
 
 It leaves the Pi as it found it: the service READY on its usual data directory.
 """

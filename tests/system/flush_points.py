@@ -3,9 +3,10 @@ and undo acknowledged before that flush (issue 32, point 3; power.py says what i
 
 Not a ``check_*`` file, so ``tests/system/run`` leaves it out of its checks: it moves the data
 folder to a disk of its own, and the checks play on one table in one virtual Pi. It runs in a
-virtual Pi of its own, by name (``.ci/run`` does so after the checks):
+virtual Pi of its own, by name, or last in a run (``.ci/run`` runs it after the power cuts):
 
     tests/system/run flush_points.py -v
+    tests/system/run check_power.py flush_points.py -v
 
 The data folder is moved, for this check only, to a 64 MB ext4 disk of its own behind QEMU's
 ``blklogwrites`` driver, which logs every write and flush the guest makes in the kernel's
