@@ -573,3 +573,12 @@ def _link_or_copy(source: str, target: str) -> None:
         os.link(source, target)
     except OSError:
         shutil.copy2(source, target)
+
+
+if __name__ == "__main__":
+    # `python3 tests/system/vm.py bake`: bake the image of TABLETOP_VM_SUITE and TABLETOP_VM_ARCH
+    # (or find it cached) without booting it. .ci/run bakes ahead while the unit suite runs.
+    if sys.argv[1:] != ["bake"]:
+        sys.exit("usage: python3 tests/system/vm.py bake  (the image of TABLETOP_VM_SUITE and TABLETOP_VM_ARCH; as root)")
+    check_host_tools()
+    bake()
