@@ -109,18 +109,41 @@ def game_over(pi) -> bool:
 
 
 def lost_moves(acknowledged: Acknowledged, actions: list) -> list[str]:
-    """The acknowledged moves the database does not hold, each said in words."""
+    """The acknowledged moves the database does not hold, each said in words. A seat's
+    acknowledged moves must all be among its moves in the database, in order; the database
+    may hold more: a move sent as the power went may have been committed without its answer
+    reaching the phone (a cut between the commit and the answer), and the phone then moves on
+    from there."""
     rows: dict[tuple[int, int], list[str]] = {}
     for game, _, seat, action, _ in actions:
         rows.setdefault((game, seat), []).append(action)
     lost = []
     for game, seats in acknowledged.moves.items():
         for seat, made in seats.items():
-            kept = rows.get((game, seat), [])
-            for index, action in enumerate(made):
-                if index >= len(kept) or kept[index] != action:
-                    lost.append(f"game {game}, seat {seat + 1}, its move {index + 1}: {action}")
+            lost += [f"game {game}, seat {seat + 1}, its move {index + 1}: {made[index]}"
+                     for index in _not_in_order(made, rows.get((game, seat), []))]
     return lost
+
+
+def _not_in_order(wanted: list[str], held: list[str]) -> list[int]:
+    """The fewest indices of ``wanted`` to leave out so that the rest appear in ``held`` in
+    order (a longest common subsequence): the acknowledged moves that are missing."""
+    # longest[i][j]: the longest common subsequence of wanted[i:] and held[j:].
+    longest = [[0] * (len(held) + 1) for _ in range(len(wanted) + 1)]
+    for i in range(len(wanted) - 1, -1, -1):
+        for j in range(len(held) - 1, -1, -1):
+            longest[i][j] = (longest[i + 1][j + 1] + 1 if wanted[i] == held[j]
+                             else max(longest[i + 1][j], longest[i][j + 1]))
+    missing, i, j = [], 0, 0
+    while i < len(wanted):
+        if j < len(held) and wanted[i] == held[j] and longest[i][j] == longest[i + 1][j + 1] + 1:
+            i, j = i + 1, j + 1
+        elif j < len(held) and longest[i][j + 1] == longest[i][j]:
+            j += 1
+        else:
+            missing.append(i)
+            i += 1
+    return missing
 
 
 @pytest.fixture(scope="module")
