@@ -78,8 +78,10 @@ def _replacement(char: str) -> str:
     return REPLACEMENT
 
 
+@functools.lru_cache(maxsize=4096)
 def text_width(text: str) -> float:
-    """Width in pixels of ``text`` in the panel font."""
+    """Width in pixels of ``text`` in the panel font. Remembered: a redraw measures the same
+    lines again (wrapping one screen measures each growing line, word by word)."""
     return panel_font().getlength(drawable(text))
 
 
